@@ -1,0 +1,111 @@
+# pathdoctor: one GNU Makefile.  Knobs: CC, OPT, SANITIZE (the check
+# build uses address,undefined), V=1 for full command lines.
+
+CC       ?= cc
+CLANG    ?= clang
+OPT      ?= -O2 -g
+PKGS     := libarchive libpcap libdw zlib jansson
+DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev \
+            libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
+            clang tcpdump python3-jsonschema
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \
+            -Wpointer-arith -Wno-format-nonliteral
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L
+BASE_CFLAGS = -std=c11 $(WARN) $(PKG_CFLAGS) -MMD -MP
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+             -fno-omit-frame-pointer
+
+SRC      := $(wildcard src/*.c src/rules/*.c formats/*.c)
+LIB_SRC  := $(filter-out src/main.c,$(SRC))
+UNIT_SRC := $(wildcard tests/unit/*.c)
+
+OBJ      := $(SRC:%.c=build/obj/%.o)
+SAN_OBJ  := $(SRC:%.c=build/san/%.o)
+SAN_LIB  := $(LIB_SRC:%.c=build/san/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=build/san/%.o)
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+SAMPLE_DIRS := $(wildcard samples/bundles/*)
+SAMPLES     := $(SAMPLE_DIRS:samples/bundles/%=samples/%.tgz)
+
+.PHONY: all check check-build demo deps samples fuzz update-golden clean
+
+all: build/pathdoctor
+
+build/pathdoctor: $(OBJ)
+	$(Q)$(CC) $(OPT) -o $@ $^ $(PKG_LIBS) -lm
+
+build/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(OPT) -c -o $@ $<
+
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) \
+	    $(shell pkg-config --cflags cmocka) -c -o $@ $<
+
+build/san/pathdoctor: $(SAN_OBJ)
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+build/san/unit-tests: $(SAN_LIB) $(UNIT_OBJ)
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) \
+	    $(shell pkg-config --libs cmocka) -lm
+
+# The fuzz harnesses, replayed without libFuzzer by onefile.c.
+build/san/replay-%: build/san/tests/fuzz/fuzz_%.o \
+    build/san/tests/fuzz/onefile.o $(SAN_LIB)
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# check installs what is missing first, so it works on a fresh machine.
+check: deps
+	$(Q)$(MAKE) --no-print-directory check-build
+	$(Q)TZ=UTC LC_ALL=C sh tests/check.sh build/san
+
+check-build: build/san/pathdoctor build/san/unit-tests \
+    build/san/replay-member build/san/replay-bundle
+
+samples: $(SAMPLES)
+
+samples/%.tgz: samples/bundles/% samples/make-bundle.sh \
+    $(shell find samples/bundles -type f 2>/dev/null)
+	$(Q)sh samples/make-bundle.sh $< $@
+
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do \
+	    dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "installing:" $$missing; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+	    apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all samples
+	./build/pathdoctor samples/gx10-before.tgz
+
+update-golden: build/san/pathdoctor
+	$(Q)TZ=UTC LC_ALL=C sh tests/update-golden.sh build/san/pathdoctor $(T)
+
+FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -O1 -g
+fuzz: $(LIB_SRC) tests/fuzz/fuzz_member.c tests/fuzz/fuzz_bundle.c
+	@mkdir -p build/fuzz
+	$(Q)for t in member bundle; do \
+	    $(CLANG) -std=c11 $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) \
+	        -o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c $(LIB_SRC) \
+	        $(PKG_LIBS) -lm || exit 1; done
+	@echo "run: build/fuzz/fuzz_member tests/fuzz/corpus/member" \
+	    "(and fuzz_bundle tests/fuzz/corpus/bundle)"
+
+clean:
+	rm -rf build
+
+-include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

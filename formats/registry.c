@@ -1,0 +1,25 @@
+/* The one list of input formats.  Order matters only for equal bids
+ * (first wins): cheap, specific bidders first, the fallback last. */
+#include <stddef.h>
+#include "pathdoctor/format.h"
+
+extern const struct pd_format pd_format_archive;
+extern const struct pd_format pd_format_cmdline;
+extern const struct pd_format pd_format_cpuinfo;
+extern const struct pd_format pd_format_lscpu;
+extern const struct pd_format pd_format_lspci_tv;
+extern const struct pd_format pd_format_lspci_vv;
+extern const struct pd_format pd_format_uname;
+extern const struct pd_format pd_format_unknown;
+
+const struct pd_format *const pd_formats[] = {
+	&pd_format_archive,
+	&pd_format_lspci_tv,
+	&pd_format_lspci_vv,
+	&pd_format_cmdline,
+	&pd_format_uname,
+	&pd_format_cpuinfo,
+	&pd_format_lscpu,
+	&pd_format_unknown,
+	NULL,
+};

@@ -1,0 +1,52 @@
+/* The bundle walker: every member of an archive, a directory, a lone
+ * file or stdin, identified by content and handed to its reader. */
+#ifndef PD_BUNDLE_H
+#define PD_BUNDLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "diag.h"
+
+struct pd_model;
+
+struct pd_limits {
+	uint64_t max_members;	/* members read, nested ones included */
+	uint64_t max_total;	/* decompressed bytes over the whole bundle */
+	uint64_t max_ratio;	/* decompressed / compressed bytes */
+	uint64_t max_spool;	/* bytes held in memory for one member */
+	uint64_t max_depth;	/* nested archives */
+	uint64_t max_line;	/* bytes in one text line */
+};
+
+void pd_limits_default(struct pd_limits *l);
+
+struct pd_member_result {
+	struct pd_member_result *next;
+	const char *path;
+	const char *format;		/* format name, "unknown", "skipped" */
+	const char *host_key;
+	struct pd_diag diag;		/* notes and worst status */
+};
+
+struct pd_coverage {
+	struct pd_member_result *members;	/* sorted by path at the end */
+	unsigned n_members;
+	struct pd_diag bundle;			/* notes about the whole bundle */
+};
+
+/* Reads the bundle at path ("-" for stdin) into the model.  Returns 0
+ * when anything could be read, -1 when the bundle is unreadable (err
+ * says why). */
+int pd_bundle_read(const char *path, const struct pd_limits *lim,
+    struct pd_model *m, struct pd_coverage *cov, char *err, size_t errlen);
+
+/* The same over a bundle held in memory (tests, fuzzers). */
+int pd_bundle_read_memory(const void *data, size_t len, const char *name,
+    const struct pd_limits *lim, struct pd_model *m,
+    struct pd_coverage *cov, char *err, size_t errlen);
+
+/* One member from memory through sniff and parse (fuzzers, tests). */
+const char *pd_member_parse_buffer(struct pd_model *m, const char *path,
+    const void *data, size_t len, struct pd_diag *diag);
+
+#endif

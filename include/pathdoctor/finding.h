@@ -1,0 +1,68 @@
+/* Findings: what a rule concluded, with evidence, fix, risk and gain.
+ *
+ * Ownership: findings live in the arena given to pd_findings_init();
+ * rules never free them.  Gains are integers in tenths of a percent so
+ * that reports are byte-stable.
+ */
+#ifndef PD_FINDING_H
+#define PD_FINDING_H
+
+#include <stddef.h>
+#include "model.h"
+#include "status.h"
+
+struct pd_rule;
+
+enum pd_risk { PD_RISK_LOW = 1, PD_RISK_MEDIUM, PD_RISK_HIGH };
+
+/* --fail-on levels, from the expected gain (see pd_finding_level). */
+enum pd_level { PD_LEVEL_INFO = 0, PD_LEVEL_LOW, PD_LEVEL_MEDIUM,
+	PD_LEVEL_HIGH, PD_LEVEL_OFF };
+
+#define PD_MAX_EVIDENCE 8
+#define PD_MAX_FIX 8
+
+struct pd_finding {
+	const struct pd_rule *rule;
+	const struct pd_host *host;
+	const char *subject;		/* "0000:01:00.0", "kernel" */
+	const char *summary;		/* one sentence with the numbers */
+	int gain_lo, gain_hi;		/* tenths of a percent */
+	const char *gain_basis;		/* "model: ...; measured: ..." */
+	int confidence;			/* 0..100 */
+	const char *confidence_note;	/* why not higher; may be NULL */
+	enum pd_risk risk;
+	const char *risk_note;
+	const char *fix[PD_MAX_FIX];	/* commands or config lines */
+	unsigned n_fix;
+	const char *verify;		/* how to check the fix worked */
+	struct pd_evidence ev[PD_MAX_EVIDENCE];
+	unsigned n_ev;
+	long score;			/* set by pd_findings_rank */
+};
+
+struct pd_findings {
+	struct pd_arena *arena;
+	struct pd_finding **v;
+	size_t n, cap;
+};
+
+void pd_findings_init(struct pd_findings *fs, struct pd_arena *a);
+void pd_findings_release(struct pd_findings *fs);
+struct pd_finding *pd_finding_new(struct pd_findings *fs,
+    const struct pd_rule *rule, const struct pd_host *h, const char *subject);
+void pd_finding_summary(struct pd_findings *fs, struct pd_finding *f,
+    const char *fmt, ...) PD_PRINTF(3, 4);
+void pd_finding_fix(struct pd_findings *fs, struct pd_finding *f,
+    const char *fmt, ...) PD_PRINTF(3, 4);
+void pd_finding_evidence(struct pd_finding *f, const struct pd_evidence *ev);
+/* Score = gain midpoint x confidence; sort by score, then lower risk,
+ * rule id, host and subject, so the order is total. */
+void pd_findings_rank(struct pd_findings *fs);
+
+enum pd_level pd_finding_level(const struct pd_finding *f);
+const char *pd_level_name(enum pd_level l);
+int pd_level_parse(const char *s, enum pd_level *out);
+const char *pd_risk_name(enum pd_risk r);
+
+#endif

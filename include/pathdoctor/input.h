@@ -1,0 +1,75 @@
+/* One bundle member as a pull stream: replayed head, then the rest.
+ *
+ * A reader sees a member only through struct pd_input: line by line
+ * (pd_input_getline) or as bytes (pd_input_read).  Nothing is buffered
+ * beyond one read block and one line, so a capture of several GB
+ * streams through in constant memory.  Whole-buffer access exists for
+ * formats that need random access, and is capped.
+ */
+#ifndef PD_INPUT_H
+#define PD_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct pd_diag;
+
+/* A pull source: read returns bytes read, 0 at the end, -1 on error
+ * (with a message from err()). */
+struct pd_source {
+	ssize_t (*read)(void *ctx, void *buf, size_t n);
+	const char *(*err)(void *ctx);
+	void *ctx;
+};
+
+#define PD_INPUT_BLOCK 65536
+
+struct pd_input {
+	struct pd_source src;
+	const unsigned char *head;	/* replayed before src; not owned */
+	size_t head_len, head_pos;
+	unsigned char block[PD_INPUT_BLOCK];
+	size_t block_pos, block_len;
+	char *line;			/* heap, at most max_line + 1 */
+	size_t line_cap, max_line;
+	size_t max_spool;		/* cap for pd_input_slurp users */
+	uint32_t line_no;
+	uint64_t consumed;		/* bytes handed out so far */
+	bool eof, failed;
+	char errmsg[256];
+	struct pd_diag *diag;		/* long-line notes go here; may be NULL */
+};
+
+void pd_input_init(struct pd_input *in, struct pd_source src,
+    const unsigned char *head, size_t head_len, size_t max_line,
+    struct pd_diag *diag);
+void pd_input_release(struct pd_input *in);
+
+ssize_t pd_input_read(struct pd_input *in, void *buf, size_t n);
+/* Next line without its newline (and without a trailing CR).  Returns
+ * 1 with a line, 0 at the end or on a read error (see in->failed).  A
+ * line longer than max_line is skipped whole and noted. */
+int pd_input_getline(struct pd_input *in, const char **line, size_t *len);
+/* Reads the rest of the member into a heap buffer of at most cap
+ * bytes.  Returns 0 or -1 (too large, or a read error: in->errmsg). */
+int pd_input_slurp(struct pd_input *in, size_t cap, unsigned char **buf,
+    size_t *len);
+/* Reads and discards the rest. */
+void pd_input_drain(struct pd_input *in);
+
+/* A source over a memory buffer (tests, fuzzers). */
+struct pd_memsrc {
+	const unsigned char *p;
+	size_t len, pos;
+};
+struct pd_source pd_memsrc(struct pd_memsrc *m, const void *p, size_t len);
+
+/* gzip/zlib unwrapping of another source (concatenated members too). */
+struct pd_gunzip;
+struct pd_gunzip *pd_gunzip_new(struct pd_source inner);
+void pd_gunzip_free(struct pd_gunzip *g);
+struct pd_source pd_gunzip_source(struct pd_gunzip *g);
+
+#endif

@@ -1,0 +1,198 @@
+/* The host model: what the readers learned about each host in a bundle.
+ *
+ * Ownership: everything reachable from a struct pd_model is owned by its
+ * arena and freed only by pd_model_free(); readers and rules never call
+ * free() on model data.  Lists are kept sorted by key on insertion, so
+ * iteration (and so every output) is deterministic.  Zero means unknown
+ * for every field unless its comment says otherwise.
+ */
+#ifndef PD_MODEL_H
+#define PD_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct pd_arena;
+
+enum pd_tri { PD_UNKNOWN = 0, PD_NO, PD_YES };
+
+enum pd_arch { PD_ARCH_UNKNOWN = 0, PD_ARCH_X86_64, PD_ARCH_ARM64,
+	PD_ARCH_OTHER };
+
+/* What a host has, for rules' preconditions (set by pd_model_finalize). */
+enum pd_have {
+	PD_HAVE_PCI = 1u << 0,		/* lspci -vv devices */
+	PD_HAVE_PCIE_LINK = 1u << 1,	/* at least one readable Express cap */
+	PD_HAVE_PCI_TOPOLOGY = 1u << 2,	/* lspci -tv, or bridge bus ranges */
+	PD_HAVE_CMDLINE = 1u << 3,
+	PD_HAVE_ARCH = 1u << 4,		/* uname, cpuinfo or lscpu */
+	PD_HAVE_PROFILE = 1u << 5,	/* a CPU profile (perf) */
+	PD_HAVE_PORT_SPEED = 1u << 6,	/* NIC port speeds (ethtool) */
+};
+
+struct pd_evidence {
+	const char *member;	/* bundle path; NULL = no evidence */
+	uint32_t line;		/* 1-based line in a text member */
+	const char *text;	/* the line as read, trimmed */
+};
+
+struct pd_kv {
+	struct pd_kv *next;
+	const char *key;
+	const char *val;	/* NULL for a bare flag such as "quiet" */
+	struct pd_evidence ev;
+};
+
+enum pd_port_type {
+	PD_PORT_UNKNOWN = 0,
+	PD_PORT_ENDPOINT,
+	PD_PORT_LEGACY_ENDPOINT,
+	PD_PORT_RCIEP,		/* root complex integrated: no link */
+	PD_PORT_RC_EC,		/* root complex event collector */
+	PD_PORT_ROOT,
+	PD_PORT_UPSTREAM,
+	PD_PORT_DOWNSTREAM,
+	PD_PORT_PCIE_TO_PCI,
+	PD_PORT_PCI_TO_PCIE,
+};
+
+struct pd_pcidev {
+	struct pd_pcidev *next;		/* sorted by bdf */
+	char bdf[16];			/* "0000:01:00.0" */
+	unsigned domain, bus, dev, fn;
+	const char *member;		/* where the device block was read */
+	const char *class_name;		/* "Ethernet controller" */
+	int class_code;			/* -1 unknown (needs lspci -nn) */
+	int vendor_id, device_id;	/* -1 unknown (needs lspci -nn) */
+	const char *desc;		/* "Mellanox Technologies MT2910 ..." */
+	const char *driver, *modules;
+	int numa_node, iommu_group;	/* -1 unknown */
+	enum pd_tri caps_readable;	/* PD_NO: "<access denied>" */
+	bool is_vf;
+	bool is_bridge;
+	int bus_primary, bus_secondary, bus_subordinate;	/* -1 unknown */
+	bool has_express;
+	enum pd_port_type port;
+	int mps_cap, mps, mrrs;		/* bytes */
+	int lnkcap_mts, lnkcap_width;	/* MT/s (2500 ... 128000), lanes */
+	int lnksta_mts, lnksta_width;	/* 0 with lnk_down: link is down */
+	bool lnk_down;
+	const char *lnksta_mark;	/* "downgraded", "ok", ... or NULL */
+	bool has_dsn;
+	uint64_t dsn;
+	int sriov_total, sriov_num, sriov_offset, sriov_stride; /* -1 */
+	struct pd_evidence ev_header, ev_devcap, ev_devctl, ev_lnkcap,
+	    ev_lnksta, ev_dsn;
+
+	/* topology, filled by pd_model_finalize */
+	struct pd_pcidev *parent;	/* the bridge above, NULL at the top */
+	const char *parent_source;	/* "lspci-tv", "bus ranges" */
+};
+
+/* An edge read from lspci -tv: device bdf sits below bridge parent. */
+struct pd_pci_edge {
+	struct pd_pci_edge *next;	/* sorted by bdf */
+	char bdf[16];
+	char parent[16];		/* "" directly on a root bus */
+	int secondary, subordinate;	/* when the device is a bridge; -1 */
+	struct pd_evidence ev;
+};
+
+enum pd_iommu_mode {
+	PD_IOMMU_UNKNOWN = 0,
+	PD_IOMMU_STRICT,	/* unmap waits for the IOTLB invalidation */
+	PD_IOMMU_LAZY,		/* invalidations batched (flush queue) */
+	PD_IOMMU_PASSTHROUGH,	/* identity mapping for DMA, no invalidation */
+	PD_IOMMU_OFF,
+};
+
+struct pd_iommu {
+	enum pd_iommu_mode mode;
+	const char *reason;	/* why: parameter or architecture default */
+	struct pd_evidence ev;	/* the cmdline token, when one decided */
+};
+
+#define PD_MAX_CPUS 4096
+
+struct pd_cpu_type {
+	struct pd_cpu_type *next;	/* sorted by name */
+	const char *name;		/* "Cortex-X925", "Intel(R) Xeon(R) ..." */
+	unsigned count;
+};
+
+struct pd_host {
+	struct pd_host *next;		/* sorted by key */
+	const char *key;		/* bundle path prefix ("" at the top) */
+	const char *name;		/* display name, set by finalize */
+	unsigned have;			/* enum pd_have bits */
+	unsigned n_members;
+
+	enum pd_arch arch;
+	const char *arch_name;		/* "aarch64" as printed */
+	struct pd_evidence ev_arch;
+	const char *nodename, *kernel_release;
+	unsigned n_cpus;
+	struct pd_cpu_type *cpu_types;
+
+	const char *cmdline;		/* the whole line */
+	struct pd_evidence ev_cmdline;
+	struct pd_kv *cmdline_kv;	/* tokens in order */
+	struct pd_iommu iommu;		/* derived by finalize */
+
+	struct pd_pcidev *pcidevs;
+	unsigned n_pcidevs;
+	struct pd_pci_edge *pci_edges;
+};
+
+struct pd_model {
+	struct pd_arena *arena;
+	struct pd_host *hosts;
+	unsigned n_hosts;
+};
+
+struct pd_model *pd_model_new(void);
+void pd_model_free(struct pd_model *m);
+struct pd_arena *pd_model_arena(const struct pd_model *m);
+/* The host a member path belongs to (created on first use). */
+struct pd_host *pd_model_host_for_path(struct pd_model *m, const char *path);
+struct pd_host *pd_model_host(struct pd_model *m, const char *key);
+
+/* Lookup-or-create, keeping the list sorted by bdf. */
+struct pd_pcidev *pd_host_pcidev(struct pd_host *h, struct pd_arena *a,
+    unsigned domain, unsigned bus, unsigned dev, unsigned fn, bool *created);
+const struct pd_pcidev *pd_host_find_pcidev(const struct pd_host *h,
+    const char *bdf);
+struct pd_pci_edge *pd_host_pci_edge(struct pd_host *h, struct pd_arena *a,
+    const char *bdf);
+void pd_host_cpu_type(struct pd_host *h, struct pd_arena *a,
+    const char *name);
+/* Appends a cmdline token (kept in order). */
+void pd_host_cmdline_add(struct pd_host *h, struct pd_arena *a,
+    const char *key, const char *val, const struct pd_evidence *ev);
+/* Last value of a cmdline key (kernel semantics: the last one wins);
+ * *present tells a bare flag from absence. */
+const struct pd_kv *pd_host_cmdline_last(const struct pd_host *h,
+    const char *key);
+/* True when any pci= token lists the option (pci=a,b,c). */
+const struct pd_kv *pd_host_cmdline_pci_opt(const struct pd_host *h,
+    const char *opt);
+
+void pd_evidence_set(struct pd_evidence *ev, struct pd_arena *a,
+    const char *member, uint32_t line, const char *text, size_t len);
+void pd_bdf_format(char out[16], unsigned domain, unsigned bus,
+    unsigned dev, unsigned fn);
+/* Parses "[DDDD:]BB:DD.F"; returns chars consumed, 0 when not a bdf. */
+size_t pd_bdf_parse(const char *s, unsigned *domain, unsigned *bus,
+    unsigned *dev, unsigned *fn);
+
+/* Joins and derived facts; after the walk, before the rules. */
+void pd_model_finalize(struct pd_model *m);
+/* Deterministic text dump of every field (--dump-model). */
+void pd_model_dump(const struct pd_model *m, FILE *out);
+
+const char *pd_arch_name(enum pd_arch a);
+const char *pd_iommu_mode_name(enum pd_iommu_mode m);
+const char *pd_port_type_name(enum pd_port_type t);
+
+#endif

@@ -1,0 +1,37 @@
+/* Rules: one const descriptor each, grouped by domain in src/rules/.
+ *
+ * A rule reads a const host and emits zero or more findings.  Its needs
+ * (enum pd_have bits) must all be present or the engine lists it as
+ * "not evaluated" with what the bundle lacks.  A rule with no check
+ * function yet is always listed that way.
+ */
+#ifndef PD_RULE_H
+#define PD_RULE_H
+
+#include <stddef.h>
+
+struct pd_host;
+struct pd_findings;
+
+struct pd_rule {
+	const char *id;		/* "pcie.mps-below-capability": stable */
+	const char *title;	/* one line */
+	const char *doc;	/* why it matters, where the numbers come from */
+	unsigned needs;		/* enum pd_have bits */
+	void (*check)(const struct pd_rule *self, const struct pd_host *h,
+	    struct pd_findings *out);
+};
+
+struct pd_rule_group {
+	const char *name;
+	const struct pd_rule *rules;
+	size_t n_rules;
+};
+
+extern const struct pd_rule_group *const pd_rule_groups[];	/* NULL-ended */
+
+const struct pd_rule *pd_rule_find(const char *id);
+/* What a bundle must hold to provide a need bit ("lspci -vv output"). */
+const char *pd_need_text(unsigned bit);
+
+#endif

@@ -1,0 +1,26 @@
+/* Small text helpers for the line-oriented readers. */
+#ifndef PD_TEXT_H
+#define PD_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* True when the bytes look like text: no NUL, few control bytes. */
+bool pd_text_plausible(const unsigned char *p, size_t n);
+/* Copies line i (0-based) of a head buffer into out (NUL-terminated,
+ * truncated to cap-1); returns false when the head has no such line. */
+bool pd_text_head_line(const unsigned char *p, size_t n, unsigned i,
+    char *out, size_t cap);
+const char *pd_skip_space(const char *s);
+bool pd_starts_with(const char *s, const char *prefix);
+/* Parses a decimal (or 0x hex when base 0) number at s; stores the end.
+ * Returns false on no digits or overflow. */
+bool pd_parse_u64(const char *s, int base, uint64_t *out, const char **end);
+/* True when the comma-separated list holds the item's first n bytes
+ * as one element ("on,sm_on" holds "sm_on"). */
+bool pd_list_has(const char *list, const char *item, size_t n);
+/* "1.5G", "64M", "100k", "4096": bytes; false when malformed. */
+bool pd_parse_size(const char *s, uint64_t *out);
+
+#endif

@@ -1,0 +1,133 @@
+/* Region allocator: big chunks, bump allocation, one free at the end. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+
+#define CHUNK_MIN 65536
+
+struct chunk {
+	struct chunk *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+struct pd_arena {
+	struct chunk *chunks;
+};
+
+void *
+pd_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "pathdoctor: out of memory (%zu bytes)\n", n);
+		abort();
+	}
+	return p;
+}
+
+void *
+pd_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q) {
+		fprintf(stderr, "pathdoctor: out of memory (%zu bytes)\n", n);
+		abort();
+	}
+	return q;
+}
+
+struct pd_arena *
+pd_arena_new(void)
+{
+	struct pd_arena *a = pd_xmalloc(sizeof(*a));
+
+	a->chunks = NULL;
+	return a;
+}
+
+void
+pd_arena_free(struct pd_arena *a)
+{
+	if (!a)
+		return;
+	while (a->chunks) {
+		struct chunk *c = a->chunks;
+
+		a->chunks = c->next;
+		free(c);
+	}
+	free(a);
+}
+
+void *
+pd_arena_alloc(struct pd_arena *a, size_t n)
+{
+	const size_t align = sizeof(max_align_t);
+	struct chunk *c = a->chunks;
+
+	n = (n + align - 1) / align * align;
+	if (!c || c->cap - c->used < n) {
+		size_t cap = n > CHUNK_MIN ? n : CHUNK_MIN;
+
+		c = pd_xmalloc(sizeof(*c) + cap);
+		c->used = 0;
+		c->cap = cap;
+		c->next = a->chunks;
+		a->chunks = c;
+	}
+	void *p = (char *)c->data + c->used;
+
+	c->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *
+pd_arena_strndup(struct pd_arena *a, const char *s, size_t n)
+{
+	char *p = pd_arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+pd_arena_strdup(struct pd_arena *a, const char *s)
+{
+	return s ? pd_arena_strndup(a, s, strlen(s)) : NULL;
+}
+
+char *
+pd_arena_vprintf(struct pd_arena *a, const char *fmt, va_list ap)
+{
+	va_list cp;
+
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+
+	va_end(cp);
+	if (n < 0)
+		n = 0;
+	char *p = pd_arena_alloc(a, (size_t)n + 1);
+
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	return p;
+}
+
+char *
+pd_arena_printf(struct pd_arena *a, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	char *p = pd_arena_vprintf(a, fmt, ap);
+
+	va_end(ap);
+	return p;
+}

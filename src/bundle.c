@@ -1,0 +1,670 @@
+/* The bundle walk: libarchive streams every member (or a directory is
+ * walked in name order); each regular member is unwrapped if gzip'd,
+ * identified by content and parsed.  Nothing is written to disk, links
+ * and device nodes are never followed, and every cap ends in a note that
+ * names the member. */
+#define _DEFAULT_SOURCE	/* scandir, alphasort, O_NOFOLLOW */
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/bundle.h"
+#include "pathdoctor/format.h"
+#include "pathdoctor/input.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/text.h"
+
+#define RATIO_FLOOR (16u << 20)	/* below this, any ratio is fine */
+#define DIR_DEPTH_MAX 32
+
+struct walk {
+	const struct pd_limits *lim;
+	struct pd_model *model;
+	struct pd_arena *arena;
+	struct pd_coverage *cov;
+	struct archive *top;		/* for compressed byte counts */
+	uint64_t members, total_out, disk_in;
+	bool stop;			/* a bundle-wide cap was hit */
+	char stop_why[200];
+};
+
+/* A source that counts what members yield, enforcing the total and
+ * ratio caps. */
+struct counted {
+	struct pd_source inner;
+	struct walk *w;
+	char err[200];
+};
+
+static uint64_t
+compressed_in(const struct walk *w)
+{
+	if (w->top) {
+		la_int64_t n = archive_filter_bytes(w->top, -1);
+
+		return n > 0 ? (uint64_t)n : 0;
+	}
+	return w->disk_in;
+}
+
+static ssize_t
+counted_read(void *ctx, void *buf, size_t n)
+{
+	struct counted *c = ctx;
+	struct walk *w = c->w;
+
+	if (w->stop) {
+		snprintf(c->err, sizeof(c->err), "%s", w->stop_why);
+		return -1;
+	}
+	ssize_t r = c->inner.read(c->inner.ctx, buf, n);
+
+	if (r <= 0)
+		return r;
+	w->total_out += (uint64_t)r;
+	if (w->total_out > w->lim->max_total) {
+		snprintf(w->stop_why, sizeof(w->stop_why),
+		    "decompressed bytes over the bundle cap of %llu "
+		    "(--max-total)", (unsigned long long)w->lim->max_total);
+		w->stop = true;
+	} else if (w->total_out > RATIO_FLOOR) {
+		uint64_t in = compressed_in(w);
+
+		if (in && w->total_out / in > w->lim->max_ratio) {
+			snprintf(w->stop_why, sizeof(w->stop_why),
+			    "compression ratio over %llu:1 (--max-ratio); "
+			    "possible decompression bomb",
+			    (unsigned long long)w->lim->max_ratio);
+			w->stop = true;
+		}
+	}
+	if (w->stop) {
+		snprintf(c->err, sizeof(c->err), "%s", w->stop_why);
+		return -1;
+	}
+	return r;
+}
+
+static const char *
+counted_err(void *ctx)
+{
+	struct counted *c = ctx;
+
+	if (c->err[0])
+		return c->err;
+	return c->inner.err ? c->inner.err(c->inner.ctx) : "read error";
+}
+
+/* Source over a pd_input, so a filter can sit on top of a replayed head. */
+static ssize_t
+input_src_read(void *ctx, void *buf, size_t n)
+{
+	return pd_input_read(ctx, buf, n);
+}
+
+static const char *
+input_src_err(void *ctx)
+{
+	struct pd_input *in = ctx;
+
+	return in->errmsg[0] ? in->errmsg : "read error";
+}
+
+static struct pd_member_result *
+add_result(struct walk *w, const char *path, const char *format)
+{
+	struct pd_member_result *r = pd_arena_alloc(w->arena, sizeof(*r));
+
+	r->path = path;
+	r->format = format;
+	pd_diag_init(&r->diag, w->arena, path);
+	r->next = w->cov->members;
+	w->cov->members = r;
+	w->cov->n_members++;
+	return r;
+}
+
+static size_t
+fill_head(struct pd_source src, unsigned char *head, size_t cap, bool *err)
+{
+	size_t n = 0;
+
+	*err = false;
+	while (n < cap) {
+		ssize_t r = src.read(src.ctx, head + n, cap - n);
+
+		if (r < 0) {
+			*err = true;
+			break;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	return n;
+}
+
+static bool
+has_suffix(const char *s, const char *suf)
+{
+	size_t n = strlen(s), k = strlen(suf);
+
+	return n > k && strcmp(s + n - k, suf) == 0;
+}
+
+static const char *
+strip_gz(struct walk *w, const char *path)
+{
+	static const char *const sufs[] = { ".gz", ".gzip", ".z", NULL };
+
+	for (const char *const *s = sufs; *s; s++)
+		if (has_suffix(path, *s))
+			return pd_arena_strndup(w->arena, path,
+			    strlen(path) - strlen(*s));
+	return path;
+}
+
+static const char *
+hinted_format(const char *path)
+{
+	for (const struct pd_format *const *f = pd_formats; *f; f++) {
+		if ((*f)->container || !(*f)->parse)
+			continue;
+		for (const char *const *h = (*f)->hints; h && *h; h++)
+			if (strstr(path, *h))
+				return (*f)->name;
+		if (strstr(path, (*f)->name))
+			return (*f)->name;
+	}
+	return NULL;
+}
+
+static void walk_archive(struct walk *w, struct archive *a,
+    const char *prefix, const char *lone_name, unsigned depth,
+    struct pd_diag *owner);
+
+/* The archive kinds a bundle (or a nested archive) may be. */
+static void
+archive_formats(struct archive *a)
+{
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_gnutar(a);
+	archive_read_support_format_zip(a);
+	archive_read_support_format_cpio(a);
+	archive_read_support_format_7zip(a);
+	archive_read_support_format_empty(a);
+	archive_read_support_format_raw(a);
+}
+
+/* libarchive read callback for a nested archive held in a member. */
+struct nested {
+	struct pd_input *in;
+	unsigned char buf[65536];
+};
+
+static la_ssize_t
+nested_read(struct archive *a, void *ctx, const void **out)
+{
+	struct nested *n = ctx;
+	ssize_t r = pd_input_read(n->in, n->buf, sizeof(n->buf));
+
+	if (r < 0) {
+		archive_set_error(a, EIO, "%s", n->in->errmsg);
+		return -1;
+	}
+	*out = n->buf;
+	return r;
+}
+
+static void
+open_nested(struct walk *w, struct pd_member_result *res,
+    const struct pd_member *m, struct pd_input *in)
+{
+	if (m->depth + 1 > w->lim->max_depth) {
+		pd_diag_note(&res->diag, PD_WARN, "bundle.depth-cap", 0,
+		    "nested archive not opened: nesting deeper than %llu "
+		    "(--max-depth)", (unsigned long long)w->lim->max_depth);
+		return;
+	}
+	struct archive *a = archive_read_new();
+	struct nested *n = pd_xmalloc(sizeof(*n));
+
+	n->in = in;
+	archive_formats(a);
+	if (archive_read_open(a, n, NULL, nested_read, NULL) != ARCHIVE_OK) {
+		pd_diag_note(&res->diag, PD_FAILED, "bundle.nested-open", 0,
+		    "nested archive cannot be opened: %s",
+		    archive_error_string(a));
+		goto out;
+	}
+	walk_archive(w, a, m->path, strip_gz(w, m->hint_path), m->depth + 1,
+	    &res->diag);
+out:
+	archive_read_free(a);
+	free(n);
+}
+
+/* One regular member: unwrap, sniff, parse, drain, record. */
+static void
+process_member(struct walk *w, const char *path, int64_t size,
+    struct pd_source src, unsigned depth)
+{
+	unsigned char *head = pd_xmalloc(PD_PEEK_MAX);
+	unsigned char *inner_head = NULL;
+	struct pd_member_result *res;
+	struct counted cnt = { .inner = src, .w = w };
+	struct pd_source s = { counted_read, counted_err, &cnt };
+	struct pd_gunzip *gz = NULL;
+	struct pd_input outer, in;
+	bool err;
+
+	if (++w->members > w->lim->max_members) {
+		if (w->members == w->lim->max_members + 1)
+			pd_diag_note(&w->cov->bundle, PD_WARN,
+			    "bundle.member-cap", 0,
+			    "more than %llu members (--max-members); '%s' "
+			    "and the rest were not read",
+			    (unsigned long long)w->lim->max_members, path);
+		w->stop = true;
+		free(head);
+		return;
+	}
+	res = add_result(w, path, "unknown");
+	size_t n = fill_head(s, head, PD_PEEK_MAX, &err);
+	struct pd_member m = {
+		.path = path, .hint_path = path, .size = size, .head = head,
+		.head_len = n, .depth = depth,
+	};
+
+	pd_input_init(&outer, s, head, n, w->lim->max_line, &res->diag);
+	if (!err && n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
+		/* A gzip'd member: identify and parse what is inside. */
+		inner_head = pd_xmalloc(PD_PEEK_MAX);
+		gz = pd_gunzip_new((struct pd_source){ input_src_read,
+		    input_src_err, &outer });
+		s = pd_gunzip_source(gz);
+		n = fill_head(s, inner_head, PD_PEEK_MAX, &err);
+		m.head = inner_head;
+		m.head_len = n;
+		m.hint_path = strip_gz(w, path);
+		m.size = -1;
+	}
+	if (err && n == 0) {
+		pd_diag_note(&res->diag, PD_FAILED, "member.unreadable", 0,
+		    "cannot read: %s", s.err(s.ctx));
+		goto out;
+	}
+	const struct pd_format *f = pd_sniff(&m, NULL, NULL);
+
+	res->format = f->name;
+	pd_input_init(&in, s, m.head, m.head_len, w->lim->max_line,
+	    &res->diag);
+	in.max_spool = w->lim->max_spool;
+	if (f->container) {
+		open_nested(w, res, &m, &in);
+	} else if (f->parse) {
+		struct pd_host *h = pd_model_host_for_path(w->model, path);
+
+		res->host_key = h->key;
+		h->n_members++;
+		enum pd_status st = f->parse(&m, &in, h, &res->diag);
+
+		if (st < res->diag.worst)
+			res->diag.worst = st;
+	} else {
+		const char *hint = hinted_format(m.hint_path);
+
+		if (hint)
+			pd_diag_note(&res->diag, PD_WARN, "member.unrecognised",
+			    0, "the path suggests %s but the content does not "
+			    "match it%s", hint,
+			    pd_text_plausible(m.head, m.head_len) ? "" :
+			    " (binary data)");
+	}
+	pd_input_drain(&in);
+	if (in.failed || err)
+		pd_diag_note(&res->diag, PD_FAILED, "member.truncated", 0,
+		    "read error after %llu bytes: %s; the part before was "
+		    "analysed", (unsigned long long)in.consumed,
+		    in.errmsg[0] ? in.errmsg : s.err(s.ctx));
+	pd_input_release(&in);
+out:
+	pd_input_release(&outer);
+	pd_gunzip_free(gz);
+	free(inner_head);
+	free(head);
+	pd_diag_finish(&res->diag);
+}
+
+static ssize_t
+archive_src_read(void *ctx, void *buf, size_t n)
+{
+	la_ssize_t r = archive_read_data(ctx, buf, n);
+
+	return r < 0 ? -1 : (ssize_t)r;
+}
+
+static const char *
+archive_src_err(void *ctx)
+{
+	const char *e = archive_error_string(ctx);
+
+	return e ? e : "archive read error";
+}
+
+static const char *
+member_path(struct walk *w, const char *prefix, const char *name)
+{
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
+	while (name[0] == '/')
+		name++;
+	if (prefix)
+		return pd_arena_printf(w->arena, "%s/%s", prefix, name);
+	return pd_arena_strdup(w->arena, name);
+}
+
+static void
+skipped(struct walk *w, const char *path, const char *why)
+{
+	struct pd_member_result *r = add_result(w, path, "skipped");
+
+	pd_diag_note(&r->diag, PD_WARN, "member.not-followed", 0, "%s", why);
+}
+
+static void
+walk_archive(struct walk *w, struct archive *a, const char *prefix,
+    const char *lone_name, unsigned depth, struct pd_diag *owner)
+{
+	struct archive_entry *e;
+	const char *last = NULL;
+
+	while (!w->stop) {
+		int rc = archive_read_next_header(a, &e);
+
+		if (rc == ARCHIVE_EOF)
+			break;
+		if (rc < ARCHIVE_WARN) {
+			pd_diag_note(owner, PD_FAILED, "bundle.damaged", 0,
+			    "archive unreadable %s%s%s: %s; members before "
+			    "were analysed", last ? "after '" : "at its start",
+			    last ? last : "", last ? "'" : "",
+			    archive_error_string(a));
+			break;
+		}
+		const char *name = archive_entry_pathname(e);
+		const char *path;
+
+		if (archive_format(a) == ARCHIVE_FORMAT_RAW || !name)
+			path = prefix && lone_name ? lone_name :
+			    member_path(w, NULL, lone_name ? lone_name : "data");
+		else
+			path = member_path(w, prefix, name);
+		last = path;
+		if (archive_entry_hardlink(e)) {
+			skipped(w, path, pd_arena_printf(w->arena,
+			    "hard link to '%s' not followed",
+			    archive_entry_hardlink(e)));
+			continue;
+		}
+		switch (archive_entry_filetype(e)) {
+		case AE_IFREG:
+			break;
+		case AE_IFDIR:
+			continue;
+		case AE_IFLNK:
+			skipped(w, path, pd_arena_printf(w->arena,
+			    "symbolic link to '%s' not followed",
+			    archive_entry_symlink(e) ?
+			    archive_entry_symlink(e) : "?"));
+			continue;
+		default:
+			skipped(w, path, "device node, fifo or socket ignored");
+			continue;
+		}
+		process_member(w, path, archive_entry_size_is_set(e) ?
+		    archive_entry_size(e) : -1,
+		    (struct pd_source){ archive_src_read, archive_src_err, a },
+		    depth);
+	}
+	if (w->stop && w->stop_why[0] && owner == &w->cov->bundle)
+		pd_diag_note(owner, PD_FAILED, "bundle.cap", 0,
+		    "walk stopped: %s", w->stop_why);
+}
+
+/* Directory bundles: walked in name order so output is deterministic. */
+struct fdsrc {
+	int fd;
+	struct walk *w;
+	char err[128];
+};
+
+static ssize_t
+fd_read(void *ctx, void *buf, size_t n)
+{
+	struct fdsrc *f = ctx;
+	ssize_t r;
+
+	do
+		r = read(f->fd, buf, n);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		snprintf(f->err, sizeof(f->err), "%s", strerror(errno));
+	else
+		f->w->disk_in += (uint64_t)r;
+	return r;
+}
+
+static const char *
+fd_err(void *ctx)
+{
+	return ((struct fdsrc *)ctx)->err;
+}
+
+static void
+walk_dir(struct walk *w, const char *dir, const char *rel, unsigned level)
+{
+	struct dirent **ents = NULL;
+	int n = scandir(dir, &ents, NULL, alphasort);
+
+	if (n < 0) {
+		pd_diag_note(&w->cov->bundle, PD_FAILED, "bundle.dir", 0,
+		    "cannot list '%s': %s", rel ? rel : ".", strerror(errno));
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *nm = ents[i]->d_name;
+
+		if (w->stop || strcmp(nm, ".") == 0 || strcmp(nm, "..") == 0)
+			continue;
+		char *full = pd_arena_printf(w->arena, "%s/%s", dir, nm);
+		const char *path = rel ? pd_arena_printf(w->arena, "%s/%s",
+		    rel, nm) : pd_arena_strdup(w->arena, nm);
+		struct stat st;
+
+		if (lstat(full, &st) != 0)
+			continue;
+		if (S_ISLNK(st.st_mode)) {
+			skipped(w, path, "symbolic link not followed");
+		} else if (S_ISDIR(st.st_mode)) {
+			if (level < DIR_DEPTH_MAX)
+				walk_dir(w, full, path, level + 1);
+		} else if (S_ISREG(st.st_mode)) {
+			struct fdsrc f = { .w = w };
+
+			f.fd = open(full, O_RDONLY | O_NOFOLLOW);
+			if (f.fd < 0) {
+				struct pd_member_result *r =
+				    add_result(w, path, "unknown");
+
+				pd_diag_note(&r->diag, PD_FAILED,
+				    "member.unreadable", 0, "cannot open: %s",
+				    strerror(errno));
+				continue;
+			}
+			process_member(w, path, st.st_size,
+			    (struct pd_source){ fd_read, fd_err, &f }, 0);
+			close(f.fd);
+		} else {
+			skipped(w, path, "device node, fifo or socket ignored");
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+}
+
+void
+pd_limits_default(struct pd_limits *l)
+{
+	l->max_members = 100000;
+	l->max_total = 64ull << 30;
+	l->max_ratio = 1000;
+	l->max_spool = 1ull << 30;
+	l->max_depth = 3;
+	l->max_line = 1u << 20;
+}
+
+static int
+cmp_result(const void *a, const void *b)
+{
+	const struct pd_member_result *x = *(struct pd_member_result *const *)a;
+	const struct pd_member_result *y = *(struct pd_member_result *const *)b;
+
+	return strcmp(x->path, y->path);
+}
+
+static void
+sort_results(struct pd_coverage *cov)
+{
+	if (cov->n_members < 2)
+		return;
+	struct pd_member_result **v = pd_xmalloc(cov->n_members * sizeof(*v));
+	unsigned i = 0;
+
+	for (struct pd_member_result *r = cov->members; r; r = r->next)
+		v[i++] = r;
+	qsort(v, cov->n_members, sizeof(*v), cmp_result);
+	for (i = 0; i + 1 < cov->n_members; i++)
+		v[i]->next = v[i + 1];
+	v[cov->n_members - 1]->next = NULL;
+	cov->members = v[0];
+	free(v);
+}
+
+static const char *
+lone_name_of(struct walk *w, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return pd_arena_strdup(w->arena, base ? base + 1 : path);
+}
+
+/* Walks an opened top-level archive; 0 when any member was seen. */
+static int
+finish(struct walk *w, const char *path, char *err, size_t errlen)
+{
+	pd_diag_finish(&w->cov->bundle);
+	sort_results(w->cov);
+	if (w->cov->n_members == 0) {
+		snprintf(err, errlen, "%s: %s", path, w->cov->bundle.notes ?
+		    w->cov->bundle.notes->msg :
+		    "no members: the bundle is empty");
+		return -1;
+	}
+	return 0;
+}
+
+int
+pd_bundle_read(const char *path, const struct pd_limits *lim,
+    struct pd_model *m, struct pd_coverage *cov, char *err, size_t errlen)
+{
+	struct walk w = { .lim = lim, .model = m, .arena = m->arena,
+		.cov = cov };
+	struct archive *a = NULL;
+	struct stat st;
+	int rc = -1;
+
+	memset(cov, 0, sizeof(*cov));
+	pd_diag_init(&cov->bundle, m->arena, path);
+	bool is_stdin = strcmp(path, "-") == 0;
+
+	if (!is_stdin && stat(path, &st) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!is_stdin && S_ISDIR(st.st_mode)) {
+		walk_dir(&w, path, NULL, 0);
+		return finish(&w, path, err, errlen);
+	}
+	a = archive_read_new();
+	archive_formats(a);
+	int orc = is_stdin ? archive_read_open_fd(a, 0, 65536) :
+	    archive_read_open_filename(a, path, 65536);
+
+	if (orc != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s: %s", path, archive_error_string(a));
+		goto out;
+	}
+	w.top = a;
+	walk_archive(&w, a, NULL, is_stdin ? "stdin" :
+	    strip_gz(&w, lone_name_of(&w, path)), 0, &cov->bundle);
+	w.top = NULL;
+	rc = finish(&w, path, err, errlen);
+out:
+	archive_read_free(a);
+	return rc;
+}
+
+int
+pd_bundle_read_memory(const void *data, size_t len, const char *name,
+    const struct pd_limits *lim, struct pd_model *m,
+    struct pd_coverage *cov, char *err, size_t errlen)
+{
+	struct walk w = { .lim = lim, .model = m, .arena = m->arena,
+		.cov = cov };
+	struct archive *a = archive_read_new();
+	int rc = -1;
+
+	memset(cov, 0, sizeof(*cov));
+	pd_diag_init(&cov->bundle, m->arena, name);
+	archive_formats(a);
+	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s: %s", name, archive_error_string(a));
+		goto out;
+	}
+	w.top = a;
+	walk_archive(&w, a, NULL, strip_gz(&w, name), 0, &cov->bundle);
+	w.top = NULL;
+	rc = finish(&w, name, err, errlen);
+out:
+	archive_read_free(a);
+	return rc;
+}
+
+const char *
+pd_member_parse_buffer(struct pd_model *m, const char *path,
+    const void *data, size_t len, struct pd_diag *diag)
+{
+	struct pd_memsrc ms;
+	struct pd_member mem = { .path = path, .hint_path = path,
+		.size = (int64_t)len, .head = data,
+		.head_len = len < PD_PEEK_MAX ? len : PD_PEEK_MAX };
+	const struct pd_format *f = pd_sniff(&mem, NULL, NULL);
+	struct pd_input in;
+
+	if (!f->parse)
+		return f->name;
+	pd_input_init(&in, pd_memsrc(&ms, data, len), NULL, 0, 1u << 20, diag);
+	f->parse(&mem, &in, pd_model_host_for_path(m, path), diag);
+	pd_input_release(&in);
+	return f->name;
+}

@@ -1,0 +1,239 @@
+/* pd_input: a member as a pull stream with head replay, lines and spooling. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/diag.h"
+#include "pathdoctor/input.h"
+
+void
+pd_input_init(struct pd_input *in, struct pd_source src,
+    const unsigned char *head, size_t head_len, size_t max_line,
+    struct pd_diag *diag)
+{
+	memset(in, 0, offsetof(struct pd_input, block));
+	in->src = src;
+	in->head = head;
+	in->head_len = head_len;
+	in->head_pos = 0;
+	in->block_pos = in->block_len = 0;
+	in->line = NULL;
+	in->line_cap = 0;
+	in->max_line = max_line ? max_line : 1;
+	in->max_spool = 512u << 20;
+	in->line_no = 0;
+	in->consumed = 0;
+	in->eof = in->failed = false;
+	in->errmsg[0] = '\0';
+	in->diag = diag;
+}
+
+void
+pd_input_release(struct pd_input *in)
+{
+	free(in->line);
+	in->line = NULL;
+	in->line_cap = 0;
+}
+
+/* Raw read: head first, then the source; no block buffering. */
+static ssize_t
+raw_read(struct pd_input *in, void *buf, size_t n)
+{
+	if (in->head_pos < in->head_len) {
+		size_t k = in->head_len - in->head_pos;
+
+		if (k > n)
+			k = n;
+		memcpy(buf, in->head + in->head_pos, k);
+		in->head_pos += k;
+		return (ssize_t)k;
+	}
+	if (in->eof || in->failed)
+		return in->failed ? -1 : 0;
+	ssize_t r = in->src.read(in->src.ctx, buf, n);
+
+	if (r < 0) {
+		in->failed = true;
+		snprintf(in->errmsg, sizeof(in->errmsg), "%s",
+		    in->src.err ? in->src.err(in->src.ctx) : "read error");
+		return -1;
+	}
+	if (r == 0)
+		in->eof = true;
+	return r;
+}
+
+static bool
+fill_block(struct pd_input *in)
+{
+	if (in->block_pos < in->block_len)
+		return true;
+	ssize_t r = raw_read(in, in->block, sizeof(in->block));
+
+	in->block_pos = 0;
+	in->block_len = r > 0 ? (size_t)r : 0;
+	return r > 0;
+}
+
+ssize_t
+pd_input_read(struct pd_input *in, void *buf, size_t n)
+{
+	if (in->block_pos < in->block_len) {
+		size_t k = in->block_len - in->block_pos;
+
+		if (k > n)
+			k = n;
+		memcpy(buf, in->block + in->block_pos, k);
+		in->block_pos += k;
+		in->consumed += k;
+		return (ssize_t)k;
+	}
+	ssize_t r = raw_read(in, buf, n);
+
+	if (r > 0)
+		in->consumed += (uint64_t)r;
+	return r;
+}
+
+static void
+line_append(struct pd_input *in, const unsigned char *p, size_t n,
+    size_t *len)
+{
+	if (*len + n + 1 > in->line_cap) {
+		size_t cap = in->line_cap ? in->line_cap : 256;
+
+		while (cap < *len + n + 1)
+			cap *= 2;
+		if (cap > in->max_line + 1)
+			cap = in->max_line + 1;
+		in->line = pd_xrealloc(in->line, cap);
+		in->line_cap = cap;
+	}
+	memcpy(in->line + *len, p, n);
+	*len += n;
+}
+
+int
+pd_input_getline(struct pd_input *in, const char **line, size_t *len_out)
+{
+	for (;;) {
+		size_t len = 0;
+		uint64_t total = 0;
+		bool got = false;
+
+		while (fill_block(in)) {
+			const unsigned char *p = in->block + in->block_pos;
+			size_t avail = in->block_len - in->block_pos;
+			const unsigned char *nl = memchr(p, '\n', avail);
+			size_t take = nl ? (size_t)(nl - p) : avail;
+
+			got = true;
+			if (total + take <= in->max_line)
+				line_append(in, p, take, &len);
+			total += take;
+			in->block_pos += take + (nl ? 1 : 0);
+			in->consumed += take + (nl ? 1 : 0);
+			if (nl)
+				break;
+		}
+		if (!got)
+			return 0;
+		in->line_no++;
+		if (total > in->max_line) {
+			if (in->diag)
+				pd_diag_note(in->diag, PD_WARN,
+				    "input.line-too-long", in->line_no,
+				    "line of %llu bytes is over the %zu-byte "
+				    "line cap and was skipped",
+				    (unsigned long long)total, in->max_line);
+			continue;
+		}
+		if (len && in->line[len - 1] == '\r')
+			len--;
+		if (!in->line) {
+			in->line = pd_xmalloc(1);
+			in->line_cap = 1;
+		}
+		in->line[len] = '\0';
+		*line = in->line;
+		*len_out = len;
+		return 1;
+	}
+}
+
+int
+pd_input_slurp(struct pd_input *in, size_t cap, unsigned char **out,
+    size_t *len_out)
+{
+	size_t len = 0, alloc = 0;
+	unsigned char *buf = NULL;
+
+	for (;;) {
+		if (alloc - len < PD_INPUT_BLOCK) {
+			size_t want = alloc ? alloc * 2 : PD_INPUT_BLOCK * 2;
+
+			if (want > cap + PD_INPUT_BLOCK)
+				want = cap + PD_INPUT_BLOCK;
+			buf = pd_xrealloc(buf, want);
+			alloc = want;
+		}
+		ssize_t r = pd_input_read(in, buf + len, alloc - len);
+
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		len += (size_t)r;
+		if (len > cap) {
+			snprintf(in->errmsg, sizeof(in->errmsg),
+			    "member is larger than the %zu-byte spool cap", cap);
+			goto fail;
+		}
+	}
+	*out = buf;
+	*len_out = len;
+	return 0;
+fail:
+	free(buf);
+	return -1;
+}
+
+void
+pd_input_drain(struct pd_input *in)
+{
+	unsigned char tmp[PD_INPUT_BLOCK];
+
+	in->block_pos = in->block_len = 0;
+	while (raw_read(in, tmp, sizeof(tmp)) > 0)
+		;
+}
+
+static ssize_t
+mem_read(void *ctx, void *buf, size_t n)
+{
+	struct pd_memsrc *m = ctx;
+	size_t k = m->len - m->pos;
+
+	if (k > n)
+		k = n;
+	memcpy(buf, m->p + m->pos, k);
+	m->pos += k;
+	return (ssize_t)k;
+}
+
+static const char *
+mem_err(void *ctx)
+{
+	(void)ctx;
+	return "memory read error";
+}
+
+struct pd_source
+pd_memsrc(struct pd_memsrc *m, const void *p, size_t len)
+{
+	m->p = p;
+	m->len = len;
+	m->pos = 0;
+	return (struct pd_source){ .read = mem_read, .err = mem_err, .ctx = m };
+}

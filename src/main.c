@@ -1,0 +1,362 @@
+/* pathdoctor: read a diagnostic bundle, run the rules, print the report.
+ * Options come from one table that also writes --help. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "pathdoctor/bundle.h"
+#include "pathdoctor/finding.h"
+#include "pathdoctor/format.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/report.h"
+#include "pathdoctor/rule.h"
+#include "pathdoctor/text.h"
+#include "pathdoctor/version.h"
+
+enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_BUNDLE = 3 };
+
+enum opt_id {
+	OPT_FORMAT = 'f', OPT_OUTPUT = 'o', OPT_HELP = 'h',
+	OPT_LIST_FORMATS = 256, OPT_LIST_RULES, OPT_EXPLAIN, OPT_ONLY,
+	OPT_SKIP, OPT_DUMP_MODEL, OPT_FAIL_ON, OPT_VERSION, OPT_MAX_MEMBERS,
+	OPT_MAX_TOTAL, OPT_MAX_RATIO, OPT_MAX_SPOOL, OPT_MAX_DEPTH,
+	OPT_MAX_LINE,
+};
+
+static const struct opt {
+	const char *name;
+	int id;
+	const char *arg;	/* NULL: a flag */
+	const char *help;
+} opts[] = {
+	{ "format", OPT_FORMAT, "md|json|term", "report format (default: term "
+	    "on a terminal, md otherwise)" },
+	{ "output", OPT_OUTPUT, "FILE", "write the report to FILE" },
+	{ "list-formats", OPT_LIST_FORMATS, NULL, "list the input formats read" },
+	{ "list-rules", OPT_LIST_RULES, NULL, "list the rules" },
+	{ "explain", OPT_EXPLAIN, "RULE", "explain a rule and its numbers" },
+	{ "only", OPT_ONLY, "RULE,...", "run only these rules (or groups, "
+	    "e.g. pcie)" },
+	{ "skip", OPT_SKIP, "RULE,...", "do not run these rules or groups" },
+	{ "dump-model", OPT_DUMP_MODEL, NULL, "print what the readers learned "
+	    "and stop" },
+	{ "fail-on", OPT_FAIL_ON, "LEVEL", "exit 1 when a finding is at or "
+	    "above LEVEL: info, low, medium, high (default off)" },
+	{ "max-members", OPT_MAX_MEMBERS, "N", "members to read at most "
+	    "(100000)" },
+	{ "max-total", OPT_MAX_TOTAL, "SIZE", "decompressed bytes to read at "
+	    "most (64G)" },
+	{ "max-ratio", OPT_MAX_RATIO, "N", "largest decompressed:compressed "
+	    "ratio (1000)" },
+	{ "max-spool", OPT_MAX_SPOOL, "SIZE", "bytes of one member held in "
+	    "memory at most (1G)" },
+	{ "max-depth", OPT_MAX_DEPTH, "N", "nested archive levels opened (3)" },
+	{ "max-line", OPT_MAX_LINE, "SIZE", "longest text line read (1M)" },
+	{ "version", OPT_VERSION, NULL, "print the version" },
+	{ "help", OPT_HELP, NULL, "print this help" },
+};
+
+struct config {
+	const char *format, *output, *only, *skip;
+	enum pd_level fail_on;
+	bool dump_model;
+	struct pd_limits lim;
+};
+
+static const struct config *filter_cfg;
+
+static void
+usage(FILE *out)
+{
+	fprintf(out, "usage: pathdoctor [options] BUNDLE\n\n"
+	    "BUNDLE is a .tar.gz/.tgz, .tar.xz, .tar.zst, .tar.bz2, .zip, a "
+	    "plain tar,\na single file (gzip'd or not), a directory, or - "
+	    "for stdin.\n\n");
+	for (size_t i = 0; i < PD_ARRAY_SIZE(opts); i++) {
+		char left[64];
+		const struct opt *o = &opts[i];
+
+		if (o->id < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->id,
+			    o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
+			    o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(out, "  %-28s %s\n", left, o->help);
+	}
+	fprintf(out, "\nExit status: 0 analysed; 1 findings at or above "
+	    "--fail-on; 2 usage error;\n3 bundle unreadable.  NO_COLOR turns "
+	    "colour off.\n");
+}
+
+static bool
+list_has(const char *list, const struct pd_rule *r)
+{
+	return pd_list_has(list, r->id, strlen(r->id)) ||
+	    pd_list_has(list, r->id, strcspn(r->id, "."));
+}
+
+static bool
+rule_filter(const struct pd_rule *r)
+{
+	if (filter_cfg->only && !list_has(filter_cfg->only, r))
+		return false;
+	return !(filter_cfg->skip && list_has(filter_cfg->skip, r));
+}
+
+static int
+check_rule_list(const char *list, const char *opt)
+{
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		bool ok = false;
+
+		for (const struct pd_rule_group *const *g = pd_rule_groups; *g;
+		    g++) {
+			if (strlen((*g)->name) == n &&
+			    strncmp((*g)->name, p, n) == 0)
+				ok = true;
+			for (size_t i = 0; i < (*g)->n_rules; i++)
+				if (strlen((*g)->rules[i].id) == n &&
+				    strncmp((*g)->rules[i].id, p, n) == 0)
+					ok = true;
+		}
+		if (!ok && n) {
+			fprintf(stderr, "pathdoctor: %s: no rule or group "
+			    "'%.*s' (see --list-rules)\n", opt, (int)n, p);
+			return -1;
+		}
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+static void
+list_formats(void)
+{
+	for (const struct pd_format *const *f = pd_formats; *f; f++)
+		printf("%-10s %-44s %s\n", (*f)->name, (*f)->command,
+		    (*f)->summary);
+}
+
+static void
+print_needs(unsigned needs)
+{
+	for (unsigned b = 1, k = 0; b && b <= needs; b <<= 1)
+		if (needs & b)
+			printf("%s%s", k++ ? "; " : "", pd_need_text(b));
+}
+
+static void
+list_rules(void)
+{
+	for (const struct pd_rule_group *const *g = pd_rule_groups; *g; g++)
+		for (size_t i = 0; i < (*g)->n_rules; i++) {
+			const struct pd_rule *r = &(*g)->rules[i];
+
+			printf("%-28s %s\n%-28s needs: ", r->id, r->title, "");
+			print_needs(r->needs);
+			printf("%s\n", r->check ? "" :
+			    " (not yet implemented: always not evaluated)");
+		}
+}
+
+static int
+explain(const char *id)
+{
+	const struct pd_rule *r = pd_rule_find(id);
+
+	if (!r) {
+		fprintf(stderr, "pathdoctor: --explain: no rule '%s' (see "
+		    "--list-rules)\n", id);
+		return EXIT_USAGE;
+	}
+	printf("%s: %s\n\n%s\n\nNeeds: ", r->id, r->title, r->doc);
+	print_needs(r->needs);
+	printf("\n");
+	return EXIT_CLEAN;
+}
+
+static int
+number_arg(const char *name, const char *v, bool size, uint64_t *out)
+{
+	const char *end;
+
+	if ((size && pd_parse_size(v, out)) ||
+	    (!size && pd_parse_u64(v, 10, out, &end) && *end == '\0'))
+		return 0;
+	fprintf(stderr, "pathdoctor: --%s: '%s' is not a %s\n", name, v,
+	    size ? "size (e.g. 512M)" : "number");
+	return -1;
+}
+
+static int
+parse_args(int argc, char **argv, struct config *cfg, int *done)
+{
+	struct option lo[PD_ARRAY_SIZE(opts) + 1];
+
+	for (size_t i = 0; i < PD_ARRAY_SIZE(opts); i++)
+		lo[i] = (struct option){ opts[i].name,
+		    opts[i].arg ? required_argument : no_argument, NULL,
+		    opts[i].id };
+	memset(&lo[PD_ARRAY_SIZE(opts)], 0, sizeof(lo[0]));
+	*done = -1;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:o:h", lo, NULL)) != -1) {
+		uint64_t *lim = NULL;
+		bool size = false;
+
+		switch (c) {
+		case OPT_FORMAT: cfg->format = optarg; break;
+		case OPT_OUTPUT: cfg->output = optarg; break;
+		case OPT_ONLY: cfg->only = optarg; break;
+		case OPT_SKIP: cfg->skip = optarg; break;
+		case OPT_DUMP_MODEL: cfg->dump_model = true; break;
+		case OPT_HELP: usage(stdout); *done = EXIT_CLEAN; return 0;
+		case OPT_VERSION:
+			printf("pathdoctor %s\n", PD_VERSION);
+			*done = EXIT_CLEAN;
+			return 0;
+		case OPT_LIST_FORMATS: list_formats(); *done = 0; return 0;
+		case OPT_LIST_RULES: list_rules(); *done = 0; return 0;
+		case OPT_EXPLAIN: *done = explain(optarg); return 0;
+		case OPT_FAIL_ON:
+			if (pd_level_parse(optarg, &cfg->fail_on) != 0) {
+				fprintf(stderr, "pathdoctor: --fail-on: '%s' is "
+				    "not info, low, medium, high or off\n",
+				    optarg);
+				return -1;
+			}
+			break;
+		case OPT_MAX_MEMBERS: lim = &cfg->lim.max_members; break;
+		case OPT_MAX_TOTAL: lim = &cfg->lim.max_total; size = true;
+			break;
+		case OPT_MAX_RATIO: lim = &cfg->lim.max_ratio; break;
+		case OPT_MAX_SPOOL: lim = &cfg->lim.max_spool; size = true;
+			break;
+		case OPT_MAX_DEPTH: lim = &cfg->lim.max_depth; break;
+		case OPT_MAX_LINE: lim = &cfg->lim.max_line; size = true; break;
+		case ':':
+			fprintf(stderr, "pathdoctor: option '%s' needs a "
+			    "value\n", argv[optind - 1]);
+			return -1;
+		default:
+			fprintf(stderr, "pathdoctor: unknown option '%s' (see "
+			    "--help)\n", argv[optind - 1]);
+			return -1;
+		}
+		if (lim) {
+			const char *name = NULL;
+
+			for (size_t i = 0; i < PD_ARRAY_SIZE(opts); i++)
+				if (opts[i].id == c)
+					name = opts[i].name;
+			if (number_arg(name, optarg, size, lim) != 0)
+				return -1;
+		}
+	}
+	if (cfg->format && strcmp(cfg->format, "md") != 0 &&
+	    strcmp(cfg->format, "json") != 0 &&
+	    strcmp(cfg->format, "term") != 0) {
+		fprintf(stderr, "pathdoctor: -f: '%s' is not md, json or "
+		    "term\n", cfg->format);
+		return -1;
+	}
+	if ((cfg->only && check_rule_list(cfg->only, "--only") != 0) ||
+	    (cfg->skip && check_rule_list(cfg->skip, "--skip") != 0))
+		return -1;
+	if (cfg->lim.max_line == 0 || cfg->lim.max_line > (1u << 30)) {
+		fprintf(stderr, "pathdoctor: --max-line: between 1 and 1G\n");
+		return -1;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "pathdoctor: %s (see --help)\n",
+		    optind >= argc ? "no bundle given" : "one bundle at a time");
+		return -1;
+	}
+	return 0;
+}
+
+static const struct pd_renderer *
+pick_renderer(const struct config *cfg, FILE *out)
+{
+	const char *f = cfg->format;
+
+	if (!f)
+		f = isatty(fileno(out)) ? "term" : "md";
+	if (strcmp(f, "json") == 0)
+		return &pd_render_json;
+	return strcmp(f, "term") == 0 ? &pd_render_term : &pd_render_md;
+}
+
+static int
+run(const struct config *cfg, const char *bundle)
+{
+	struct pd_model *m = pd_model_new();
+	struct pd_findings fs;
+	struct pd_coverage cov;
+	FILE *out = stdout;
+	char err[512];
+	int rc = EXIT_CLEAN;
+
+	pd_findings_init(&fs, pd_model_arena(m));
+	if (pd_bundle_read(bundle, &cfg->lim, m, &cov, err, sizeof(err)) != 0) {
+		fprintf(stderr, "pathdoctor: %s\n", err);
+		rc = EXIT_BUNDLE;
+		goto out;
+	}
+	pd_model_finalize(m);
+	if (cfg->output && !(out = fopen(cfg->output, "w"))) {
+		perror(cfg->output);
+		out = stdout;
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (cfg->dump_model) {
+		pd_model_dump(m, out);
+		goto out;
+	}
+	filter_cfg = cfg;
+	struct pd_report r = {
+		.bundle = bundle, .model = m, .findings = &fs, .coverage = &cov,
+		.not_evaluated = pd_engine_run(m, &fs, rule_filter),
+	};
+	const struct pd_renderer *ren = pick_renderer(cfg, out);
+	const char *nc = getenv("NO_COLOR");
+
+	r.color = ren == &pd_render_term && isatty(fileno(out)) &&
+	    !(nc && nc[0]);
+	if (ren->render(&r, out) != 0) {
+		fprintf(stderr, "pathdoctor: writing the report failed\n");
+		rc = EXIT_BUNDLE;
+	}
+	for (size_t i = 0; i < fs.n && rc == EXIT_CLEAN; i++)
+		if (cfg->fail_on != PD_LEVEL_OFF &&
+		    pd_finding_level(fs.v[i]) >= cfg->fail_on)
+			rc = EXIT_FINDINGS;
+out:
+	if (out != stdout && fclose(out) != 0) {
+		perror(cfg->output);
+		rc = EXIT_BUNDLE;
+	}
+	pd_findings_release(&fs);
+	pd_model_free(m);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct config cfg = { .fail_on = PD_LEVEL_OFF };
+	int done;
+
+	pd_limits_default(&cfg.lim);
+	if (parse_args(argc, argv, &cfg, &done) != 0)
+		return EXIT_USAGE;
+	if (done >= 0)
+		return done;
+	return run(&cfg, argv[optind]);
+}

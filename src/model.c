@@ -1,0 +1,347 @@
+/* The host model: hosts by path prefix, sorted lists, cmdline lookups. */
+#include <stdio.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/format.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/text.h"
+
+/* Directory names that hold command outputs rather than name a host. */
+static const char *const command_dirs[] = {
+	"sos_commands", "proc", "sys", "etc", "boot", "var", "commands",
+	"cmd", "ethtool", "pci", "networking", "kernel", "hardware",
+	"processor", "captures", "pcaps", "perf", "profiles", "cpu",
+	"uname", NULL,
+};
+
+struct pd_model *
+pd_model_new(void)
+{
+	struct pd_arena *a = pd_arena_new();
+	struct pd_model *m = pd_arena_alloc(a, sizeof(*m));
+
+	m->arena = a;
+	return m;
+}
+
+void
+pd_model_free(struct pd_model *m)
+{
+	if (m)
+		pd_arena_free(m->arena);
+}
+
+struct pd_arena *
+pd_model_arena(const struct pd_model *m)
+{
+	return m->arena;
+}
+
+static bool
+is_command_dir(const char *comp, size_t n)
+{
+	for (const char *const *d = command_dirs; *d; d++)
+		if (strlen(*d) == n && memcmp(*d, comp, n) == 0)
+			return true;
+	for (const struct pd_format *const *f = pd_formats; *f; f++) {
+		size_t k = strlen((*f)->name);
+
+		if (k <= n && memcmp((*f)->name, comp, k) == 0 &&
+		    (k == n || comp[k] == '.' || comp[k] == '_'))
+			return true;
+	}
+	return false;
+}
+
+struct pd_host *
+pd_model_host(struct pd_model *m, const char *key)
+{
+	struct pd_host **pp = &m->hosts;
+
+	for (; *pp; pp = &(*pp)->next) {
+		int c = strcmp((*pp)->key, key);
+
+		if (c == 0)
+			return *pp;
+		if (c > 0)
+			break;
+	}
+	struct pd_host *h = pd_arena_alloc(m->arena, sizeof(*h));
+
+	h->key = pd_arena_strdup(m->arena, key);
+	h->next = *pp;
+	*pp = h;
+	m->n_hosts++;
+	return h;
+}
+
+struct pd_host *
+pd_model_host_for_path(struct pd_model *m, const char *path)
+{
+	const char *end = path, *p = path;
+
+	/* The key is every directory before the first command directory;
+	 * the last component (the file itself) never counts. */
+	for (;;) {
+		const char *slash = strchr(p, '/');
+
+		if (!slash)
+			break;
+		if (is_command_dir(p, (size_t)(slash - p)))
+			break;
+		end = slash;
+		p = slash + 1;
+	}
+	char key[1024];
+	size_t n = (size_t)(end - path);
+
+	if (n >= sizeof(key))
+		n = sizeof(key) - 1;
+	memcpy(key, path, n);
+	key[n] = '\0';
+	return pd_model_host(m, key);
+}
+
+void
+pd_bdf_format(char out[16], unsigned domain, unsigned bus, unsigned dev,
+    unsigned fn)
+{
+	snprintf(out, 16, "%04x:%02x:%02x.%u", domain & 0xffff, bus & 0xff,
+	    dev & 0x1f, fn & 7);
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool
+hexn(const char *s, int n, unsigned *out)
+{
+	unsigned v = 0;
+
+	for (int i = 0; i < n; i++) {
+		int h = hexval(s[i]);
+
+		if (h < 0)
+			return false;
+		v = v * 16 + (unsigned)h;
+	}
+	*out = v;
+	return true;
+}
+
+size_t
+pd_bdf_parse(const char *s, unsigned *domain, unsigned *bus, unsigned *dev,
+    unsigned *fn)
+{
+	unsigned d = 0;
+	size_t off = 0;
+
+	if (hexn(s, 4, &d) && s[4] == ':')
+		off = 5;
+	else
+		d = 0;
+	const char *p = s + off;
+
+	if (!hexn(p, 2, bus) || p[2] != ':' || !hexn(p + 3, 2, dev) ||
+	    p[5] != '.' || p[6] < '0' || p[6] > '7' || *dev > 0x1f)
+		return 0;
+	*fn = (unsigned)(p[6] - '0');
+	*domain = d;
+	return off + 7;
+}
+
+struct pd_pcidev *
+pd_host_pcidev(struct pd_host *h, struct pd_arena *a, unsigned domain,
+    unsigned bus, unsigned dev, unsigned fn, bool *created)
+{
+	char bdf[16];
+	struct pd_pcidev **pp = &h->pcidevs;
+
+	pd_bdf_format(bdf, domain, bus, dev, fn);
+	for (; *pp; pp = &(*pp)->next) {
+		int c = strcmp((*pp)->bdf, bdf);
+
+		if (c == 0) {
+			if (created)
+				*created = false;
+			return *pp;
+		}
+		if (c > 0)
+			break;
+	}
+	struct pd_pcidev *d = pd_arena_alloc(a, sizeof(*d));
+
+	memcpy(d->bdf, bdf, sizeof(bdf));
+	d->domain = domain & 0xffff;
+	d->bus = bus & 0xff;
+	d->dev = dev & 0x1f;
+	d->fn = fn & 7;
+	d->class_code = d->vendor_id = d->device_id = -1;
+	d->numa_node = d->iommu_group = -1;
+	d->bus_primary = d->bus_secondary = d->bus_subordinate = -1;
+	d->sriov_total = d->sriov_num = d->sriov_offset = -1;
+	d->sriov_stride = -1;
+	d->next = *pp;
+	*pp = d;
+	h->n_pcidevs++;
+	if (created)
+		*created = true;
+	return d;
+}
+
+const struct pd_pcidev *
+pd_host_find_pcidev(const struct pd_host *h, const char *bdf)
+{
+	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next)
+		if (strcmp(d->bdf, bdf) == 0)
+			return d;
+	return NULL;
+}
+
+struct pd_pci_edge *
+pd_host_pci_edge(struct pd_host *h, struct pd_arena *a, const char *bdf)
+{
+	struct pd_pci_edge **pp = &h->pci_edges;
+
+	for (; *pp; pp = &(*pp)->next) {
+		int c = strcmp((*pp)->bdf, bdf);
+
+		if (c == 0)
+			return *pp;
+		if (c > 0)
+			break;
+	}
+	struct pd_pci_edge *e = pd_arena_alloc(a, sizeof(*e));
+
+	snprintf(e->bdf, sizeof(e->bdf), "%s", bdf);
+	e->secondary = e->subordinate = -1;
+	e->next = *pp;
+	*pp = e;
+	return e;
+}
+
+void
+pd_host_cpu_type(struct pd_host *h, struct pd_arena *a, const char *name)
+{
+	struct pd_cpu_type **pp = &h->cpu_types;
+
+	for (; *pp; pp = &(*pp)->next) {
+		int c = strcmp((*pp)->name, name);
+
+		if (c == 0) {
+			(*pp)->count++;
+			return;
+		}
+		if (c > 0)
+			break;
+	}
+	struct pd_cpu_type *t = pd_arena_alloc(a, sizeof(*t));
+
+	t->name = pd_arena_strdup(a, name);
+	t->count = 1;
+	t->next = *pp;
+	*pp = t;
+}
+
+void
+pd_host_cmdline_add(struct pd_host *h, struct pd_arena *a, const char *key,
+    const char *val, const struct pd_evidence *ev)
+{
+	struct pd_kv *kv = pd_arena_alloc(a, sizeof(*kv)), **pp;
+
+	kv->key = pd_arena_strdup(a, key);
+	kv->val = pd_arena_strdup(a, val);
+	kv->ev = *ev;
+	for (pp = &h->cmdline_kv; *pp; pp = &(*pp)->next)
+		;
+	*pp = kv;
+}
+
+const struct pd_kv *
+pd_host_cmdline_last(const struct pd_host *h, const char *key)
+{
+	const struct pd_kv *last = NULL;
+
+	for (const struct pd_kv *kv = h->cmdline_kv; kv; kv = kv->next)
+		if (strcmp(kv->key, key) == 0)
+			last = kv;
+	return last;
+}
+
+const struct pd_kv *
+pd_host_cmdline_pci_opt(const struct pd_host *h, const char *opt)
+{
+	for (const struct pd_kv *kv = h->cmdline_kv; kv; kv = kv->next)
+		if (strcmp(kv->key, "pci") == 0 &&
+		    pd_list_has(kv->val, opt, strlen(opt)))
+			return kv;
+	return NULL;
+}
+
+void
+pd_evidence_set(struct pd_evidence *ev, struct pd_arena *a,
+    const char *member, uint32_t line, const char *text, size_t len)
+{
+	while (len && (*text == ' ' || *text == '\t')) {
+		text++;
+		len--;
+	}
+	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	if (len > 240)
+		len = 240;
+	ev->member = member;
+	ev->line = line;
+	ev->text = pd_arena_strndup(a, text, len);
+	for (char *p = (char *)ev->text; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+}
+
+const char *
+pd_arch_name(enum pd_arch a)
+{
+	static const char *const names[] = {
+		[PD_ARCH_UNKNOWN] = "unknown", [PD_ARCH_X86_64] = "x86_64",
+		[PD_ARCH_ARM64] = "arm64", [PD_ARCH_OTHER] = "other",
+	};
+	return names[a];
+}
+
+const char *
+pd_iommu_mode_name(enum pd_iommu_mode m)
+{
+	static const char *const names[] = {
+		[PD_IOMMU_UNKNOWN] = "unknown", [PD_IOMMU_STRICT] = "strict",
+		[PD_IOMMU_LAZY] = "lazy", [PD_IOMMU_PASSTHROUGH] = "passthrough",
+		[PD_IOMMU_OFF] = "off",
+	};
+	return names[m];
+}
+
+const char *
+pd_port_type_name(enum pd_port_type t)
+{
+	static const char *const names[] = {
+		[PD_PORT_UNKNOWN] = "unknown",
+		[PD_PORT_ENDPOINT] = "endpoint",
+		[PD_PORT_LEGACY_ENDPOINT] = "legacy endpoint",
+		[PD_PORT_RCIEP] = "root complex integrated endpoint",
+		[PD_PORT_RC_EC] = "root complex event collector",
+		[PD_PORT_ROOT] = "root port",
+		[PD_PORT_UPSTREAM] = "upstream port",
+		[PD_PORT_DOWNSTREAM] = "downstream port",
+		[PD_PORT_PCIE_TO_PCI] = "pci-express to pci bridge",
+		[PD_PORT_PCI_TO_PCIE] = "pci to pci-express bridge",
+	};
+	return names[t];
+}

@@ -1,0 +1,157 @@
+/* JSON report (schema in formats/report.schema.json), built with jansson
+ * in a fixed key order. */
+#include <jansson.h>
+#include "pathdoctor/bundle.h"
+#include "pathdoctor/finding.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/report.h"
+#include "pathdoctor/rule.h"
+#include "pathdoctor/version.h"
+
+static json_t *
+str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *
+evidence(const struct pd_evidence *ev)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "member", json_string(ev->member));
+	json_object_set_new(o, "line", json_integer(ev->line));
+	json_object_set_new(o, "text", json_string(ev->text ? ev->text : ""));
+	return o;
+}
+
+static json_t *
+finding(const struct pd_finding *f)
+{
+	json_t *o = json_object(), *gain = json_object(), *risk = json_object();
+	json_t *fix = json_array(), *ev = json_array();
+
+	json_object_set_new(o, "rule", json_string(f->rule->id));
+	json_object_set_new(o, "title", json_string(f->rule->title));
+	json_object_set_new(o, "host", json_string(f->host->name));
+	json_object_set_new(o, "subject", json_string(f->subject));
+	json_object_set_new(o, "summary", json_string(f->summary));
+	json_object_set_new(o, "level",
+	    json_string(pd_level_name(pd_finding_level(f))));
+	json_object_set_new(o, "confidence", json_integer(f->confidence));
+	json_object_set_new(o, "confidence_note",
+	    str_or_null(f->confidence_note));
+	json_object_set_new(gain, "low_pct", json_real(f->gain_lo / 10.0));
+	json_object_set_new(gain, "high_pct", json_real(f->gain_hi / 10.0));
+	json_object_set_new(gain, "basis", json_string(f->gain_basis));
+	json_object_set_new(o, "gain", gain);
+	json_object_set_new(risk, "level", json_string(pd_risk_name(f->risk)));
+	json_object_set_new(risk, "note", json_string(f->risk_note));
+	json_object_set_new(o, "risk", risk);
+	for (unsigned i = 0; i < f->n_fix; i++)
+		json_array_append_new(fix, json_string(f->fix[i]));
+	json_object_set_new(o, "fix", fix);
+	json_object_set_new(o, "verify", str_or_null(f->verify));
+	for (unsigned i = 0; i < f->n_ev; i++)
+		json_array_append_new(ev, evidence(&f->ev[i]));
+	json_object_set_new(o, "evidence", ev);
+	return o;
+}
+
+static json_t *
+member(const struct pd_member_result *mr)
+{
+	json_t *o = json_object(), *notes = json_array();
+
+	json_object_set_new(o, "path", json_string(mr->path));
+	json_object_set_new(o, "format", json_string(mr->format));
+	json_object_set_new(o, "status",
+	    json_string(pd_status_name(mr->diag.worst)));
+	for (const struct pd_note *n = mr->diag.notes; n; n = n->next) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "level",
+		    json_string(pd_status_name(n->level)));
+		json_object_set_new(j, "id", json_string(n->id));
+		json_object_set_new(j, "line", json_integer(n->line));
+		json_object_set_new(j, "message", json_string(n->msg));
+		json_array_append_new(notes, j);
+	}
+	json_object_set_new(o, "notes", notes);
+	return o;
+}
+
+static json_t *
+host(const struct pd_host *h)
+{
+	json_t *o = json_object(), *io = json_object(), *types = json_array();
+
+	json_object_set_new(o, "name", json_string(h->name));
+	json_object_set_new(o, "path", json_string(h->key));
+	json_object_set_new(o, "arch", json_string(pd_arch_name(h->arch)));
+	json_object_set_new(o, "kernel", str_or_null(h->kernel_release));
+	json_object_set_new(o, "cpus", json_integer(h->n_cpus));
+	for (const struct pd_cpu_type *t = h->cpu_types; t; t = t->next) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "name", json_string(t->name));
+		json_object_set_new(j, "count", json_integer(t->count));
+		json_array_append_new(types, j);
+	}
+	json_object_set_new(o, "cpu_types", types);
+	json_object_set_new(o, "cmdline", str_or_null(h->cmdline));
+	json_object_set_new(io, "mode",
+	    json_string(pd_iommu_mode_name(h->iommu.mode)));
+	json_object_set_new(io, "reason", str_or_null(h->iommu.reason));
+	json_object_set_new(o, "iommu", io);
+	json_object_set_new(o, "pci_devices", json_integer(h->n_pcidevs));
+	return o;
+}
+
+static int
+render_json(const struct pd_report *r, FILE *out)
+{
+	json_t *root = json_object(), *fs = json_array(), *ne = json_array();
+	json_t *ms = json_array(), *hs = json_array(), *bn = json_array();
+
+	json_object_set_new(root, "schema", json_integer(PD_JSON_SCHEMA));
+	json_object_set_new(root, "generator",
+	    json_string("pathdoctor " PD_VERSION));
+	json_object_set_new(root, "bundle", json_string(r->bundle));
+	for (size_t i = 0; i < r->findings->n; i++)
+		json_array_append_new(fs, finding(r->findings->v[i]));
+	json_object_set_new(root, "findings", fs);
+	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
+	    n = n->next) {
+		json_t *o = json_object(), *needs = json_array();
+
+		json_object_set_new(o, "rule", json_string(n->rule->id));
+		json_object_set_new(o, "host", json_string(n->host->name));
+		for (unsigned b = 1; b && b <= n->missing; b <<= 1)
+			if (n->missing & b)
+				json_array_append_new(needs,
+				    json_string(pd_need_text(b)));
+		json_object_set_new(o, "needs", needs);
+		json_array_append_new(ne, o);
+	}
+	json_object_set_new(root, "not_evaluated", ne);
+	for (const struct pd_member_result *m = r->coverage->members; m;
+	    m = m->next)
+		json_array_append_new(ms, member(m));
+	json_object_set_new(root, "members", ms);
+	for (const struct pd_note *n = r->coverage->bundle.notes; n;
+	    n = n->next)
+		json_array_append_new(bn, json_string(n->msg));
+	json_object_set_new(root, "bundle_notes", bn);
+	for (const struct pd_host *h = r->model->hosts; h; h = h->next)
+		json_array_append_new(hs, host(h));
+	json_object_set_new(root, "hosts", hs);
+	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(6));
+
+	fputc('\n', out);
+	json_decref(root);
+	return rc == 0 && !ferror(out) ? 0 : -1;
+}
+
+const struct pd_renderer pd_render_json = { "json", render_json };

@@ -1,0 +1,178 @@
+/* Markdown report: pastes cleanly into forum posts and tickets. */
+#include <string.h>
+#include "pathdoctor/bundle.h"
+#include "pathdoctor/finding.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/report.h"
+#include "pathdoctor/rule.h"
+
+/* Table cells must not break the table. */
+static void
+cell(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputs("\\|", out);
+		else if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* Fenced blocks must not be closed early by the content. */
+static void
+fenced_line(FILE *out, const char *s)
+{
+	if (strncmp(s, "```", 3) == 0)
+		fputc(' ', out);
+	fprintf(out, "%s\n", s);
+}
+
+static void
+finding(FILE *out, const struct pd_report *r, size_t i,
+    const struct pd_finding *f)
+{
+	char gain[64];
+
+	pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
+	fprintf(out, "\n## %zu. `%s` on %s\n\n", i + 1, f->rule->id,
+	    f->subject);
+	fprintf(out, "**%s**", f->rule->title);
+	if (r->model->n_hosts > 1)
+		fprintf(out, " (host %s)", f->host->name);
+	fprintf(out, "\n\n%s\n\n", f->summary);
+	fprintf(out, "- **Expected gain:** %s (%s). Basis: %s\n", gain,
+	    pd_level_name(pd_finding_level(f)), f->gain_basis);
+	fprintf(out, "- **Confidence:** %d %%%s%s\n", f->confidence,
+	    f->confidence_note ? ": " : "",
+	    f->confidence_note ? f->confidence_note : "");
+	fprintf(out, "- **Risk:** %s: %s\n", pd_risk_name(f->risk),
+	    f->risk_note);
+	if (f->n_fix) {
+		fprintf(out, "\n**Fix**\n\n```sh\n");
+		for (unsigned k = 0; k < f->n_fix; k++)
+			fenced_line(out, f->fix[k]);
+		fprintf(out, "```\n");
+	}
+	if (f->verify)
+		fprintf(out, "\n**Verify:** `%s`\n", f->verify);
+	if (f->n_ev) {
+		fprintf(out, "\n**Evidence**\n\n```\n");
+		for (unsigned k = 0; k < f->n_ev; k++) {
+			char line[1024];
+
+			snprintf(line, sizeof(line), "%s:%u: %s",
+			    f->ev[k].member, f->ev[k].line, f->ev[k].text);
+			fenced_line(out, line);
+		}
+		fprintf(out, "```\n");
+	}
+}
+
+static void
+hosts(FILE *out, const struct pd_model *m)
+{
+	fprintf(out, "\n## Hosts\n");
+	for (const struct pd_host *h = m->hosts; h; h = h->next) {
+		fprintf(out, "\n### %s\n\n", h->name);
+		fprintf(out, "- Architecture: %s", pd_arch_name(h->arch));
+		if (h->kernel_release)
+			fprintf(out, ", kernel %s", h->kernel_release);
+		fprintf(out, "\n");
+		if (h->n_cpus) {
+			fprintf(out, "- CPUs: %u", h->n_cpus);
+			for (const struct pd_cpu_type *t = h->cpu_types; t;
+			    t = t->next)
+				fprintf(out, "%s%s x%u", t == h->cpu_types ?
+				    " (" : ", ", t->name, t->count);
+			fprintf(out, "%s\n", h->cpu_types ? ")" : "");
+		}
+		fprintf(out, "- IOMMU DMA mode: %s (%s)\n",
+		    pd_iommu_mode_name(h->iommu.mode),
+		    h->iommu.reason ? h->iommu.reason : "unknown");
+		if (h->cmdline) {
+			fprintf(out, "- Kernel command line: `");
+			for (const char *p = h->cmdline; *p; p++)
+				fputc(*p == '`' ? '\'' : *p, out);
+			fprintf(out, "`\n");
+		}
+		fprintf(out, "- PCI devices: %u\n", h->n_pcidevs);
+	}
+}
+
+static void
+members(FILE *out, const struct pd_coverage *cov)
+{
+	fprintf(out, "\n## Members\n\n| member | format | status | notes |\n"
+	    "|---|---|---|---|\n");
+	for (const struct pd_member_result *mr = cov->members; mr;
+	    mr = mr->next) {
+		fprintf(out, "| ");
+		cell(out, mr->path);
+		fprintf(out, " | %s | %s | ", mr->format,
+		    pd_status_name(mr->diag.worst));
+		for (const struct pd_note *n = mr->diag.notes; n; n = n->next) {
+			if (n != mr->diag.notes)
+				fprintf(out, "; ");
+			if (n->line)
+				fprintf(out, "line %u: ", n->line);
+			cell(out, n->msg);
+		}
+		fprintf(out, " |\n");
+	}
+	for (const struct pd_note *n = cov->bundle.notes; n; n = n->next) {
+		fprintf(out, "\nBundle: ");
+		cell(out, n->msg);
+		fprintf(out, "\n");
+	}
+}
+
+static int
+render_md(const struct pd_report *r, FILE *out)
+{
+	const struct pd_findings *fs = r->findings;
+
+	fprintf(out, "# pathdoctor report: %s\n\n", r->bundle);
+	if (fs->n == 0) {
+		fprintf(out, "No findings.\n");
+	} else {
+		fprintf(out, "| # | rule | subject | expected gain | confidence "
+		    "| risk |\n|---|---|---|---|---|---|\n");
+		for (size_t i = 0; i < fs->n; i++) {
+			const struct pd_finding *f = fs->v[i];
+			char gain[64];
+
+			pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
+			fprintf(out, "| %zu | `%s` | ", i + 1, f->rule->id);
+			if (r->model->n_hosts > 1)
+				fprintf(out, "%s: ", f->host->name);
+			cell(out, f->subject);
+			fprintf(out, " | %s | %d %% | %s |\n", gain,
+			    f->confidence, pd_risk_name(f->risk));
+		}
+		for (size_t i = 0; i < fs->n; i++)
+			finding(out, r, i, fs->v[i]);
+	}
+	if (r->not_evaluated) {
+		fprintf(out, "\n## Not evaluated\n\n");
+		for (const struct pd_not_evaluated *ne = r->not_evaluated; ne;
+		    ne = ne->next) {
+			fprintf(out, "- `%s`", ne->rule->id);
+			if (r->model->n_hosts > 1)
+				fprintf(out, " on %s", ne->host->name);
+			fprintf(out, ": needs");
+			for (unsigned b = 1, k = 0; b && b <= ne->missing;
+			    b <<= 1)
+				if (ne->missing & b)
+					fprintf(out, "%s %s", k++ ? ";" : "",
+					    pd_need_text(b));
+			fprintf(out, "\n");
+		}
+	}
+	members(out, r->coverage);
+	hosts(out, r->model);
+	return ferror(out) ? -1 : 0;
+}
+
+const struct pd_renderer pd_render_md = { "md", render_md };

@@ -1,0 +1,92 @@
+/* Terminal report: compact, coloured on a TTY unless NO_COLOR is set. */
+#include "pathdoctor/bundle.h"
+#include "pathdoctor/finding.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/report.h"
+#include "pathdoctor/rule.h"
+
+struct style {
+	const char *bold, *dim, *red, *yellow, *green, *off;
+};
+
+static const struct style plain = { "", "", "", "", "", "" };
+static const struct style ansi = { "\033[1m", "\033[2m", "\033[31m",
+	"\033[33m", "\033[32m", "\033[0m" };
+
+static const char *
+level_colour(const struct style *s, enum pd_level l)
+{
+	return l == PD_LEVEL_HIGH ? s->red : l == PD_LEVEL_MEDIUM ? s->yellow :
+	    s->green;
+}
+
+static int
+render_term(const struct pd_report *r, FILE *out)
+{
+	const struct style *s = r->color ? &ansi : &plain;
+	const struct pd_findings *fs = r->findings;
+	unsigned n_ne = 0, n_warn = 0;
+
+	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
+	    n = n->next)
+		n_ne++;
+	for (const struct pd_member_result *m = r->coverage->members; m;
+	    m = m->next)
+		n_warn += m->diag.worst != PD_OK;
+	fprintf(out, "%spathdoctor%s %s: %zu finding%s, %u rule%s not "
+	    "evaluated, %u member%s (%u with notes)\n\n", s->bold, s->off,
+	    r->bundle, fs->n, fs->n == 1 ? "" : "s", n_ne, n_ne == 1 ? "" : "s",
+	    r->coverage->n_members, r->coverage->n_members == 1 ? "" : "s",
+	    n_warn);
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct pd_finding *f = fs->v[i];
+		enum pd_level l = pd_finding_level(f);
+		char gain[64];
+
+		pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
+		fprintf(out, "%2zu %s%-6s%s %s%s%s  %s", i + 1,
+		    level_colour(s, l), pd_level_name(l), s->off, s->bold,
+		    f->rule->id, s->off, f->subject);
+		if (r->model->n_hosts > 1)
+			fprintf(out, " [%s]", f->host->name);
+		fprintf(out, "\n   %s\n", f->summary);
+		fprintf(out, "   %sgain%s %s  %sconfidence%s %d %%  %srisk%s "
+		    "%s\n", s->dim, s->off, gain, s->dim, s->off,
+		    f->confidence, s->dim, s->off, pd_risk_name(f->risk));
+		for (unsigned k = 0; k < f->n_fix; k++)
+			fprintf(out, "   %s$%s %s\n", s->dim, s->off, f->fix[k]);
+		for (unsigned k = 0; k < f->n_ev; k++)
+			fprintf(out, "   %s%s:%u%s %s\n", s->dim,
+			    f->ev[k].member, f->ev[k].line, s->off,
+			    f->ev[k].text);
+		fprintf(out, "\n");
+	}
+	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
+	    n = n->next) {
+		fprintf(out, "%snot evaluated%s %s", s->dim, s->off,
+		    n->rule->id);
+		if (r->model->n_hosts > 1)
+			fprintf(out, " [%s]", n->host->name);
+		for (unsigned b = 1, k = 0; b && b <= n->missing; b <<= 1)
+			if (n->missing & b)
+				fprintf(out, "%s %s", k++ ? ";" : ": needs",
+				    pd_need_text(b));
+		fprintf(out, "\n");
+	}
+	for (const struct pd_member_result *m = r->coverage->members; m;
+	    m = m->next)
+		for (const struct pd_note *n = m->diag.notes; n; n = n->next)
+			fprintf(out, "%s%s%s %s: %s\n", n->level == PD_WARN ?
+			    s->yellow : s->red, pd_status_name(n->level),
+			    s->off, m->path, n->msg);
+	for (const struct pd_note *n = r->coverage->bundle.notes; n;
+	    n = n->next)
+		fprintf(out, "%sbundle%s %s\n", s->red, s->off, n->msg);
+	for (const struct pd_host *h = r->model->hosts; h; h = h->next)
+		fprintf(out, "%shost%s %s: %s, iommu %s, %u PCI devices\n",
+		    s->dim, s->off, h->name, pd_arch_name(h->arch),
+		    pd_iommu_mode_name(h->iommu.mode), h->n_pcidevs);
+	return ferror(out) ? -1 : 0;
+}
+
+const struct pd_renderer pd_render_term = { "term", render_term };

@@ -1,0 +1,410 @@
+/* PCIe rules: MaxPayload below what the whole path supports, and links
+ * trained below what both ends can do.  Numbers come from gain.c:
+ * payload efficiency MPS/(MPS+20) and raw rates with line encoding. */
+#include <stdio.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/finding.h"
+#include "pathdoctor/gain.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/rule.h"
+
+#define BOTTLENECK_UNKNOWN_CONF 60	/* cap while nothing says the link
+					 * is what limits throughput */
+#define MAX_GROUP 8
+
+static bool
+link_end(const struct pd_pcidev *d)
+{
+	return !d->is_vf && d->has_express && d->caps_readable != PD_NO &&
+	    d->port != PD_PORT_ROOT && d->port != PD_PORT_DOWNSTREAM &&
+	    d->port != PD_PORT_RCIEP && d->port != PD_PORT_RC_EC;
+}
+
+/* The smallest DevCap MaxPayload from d up to its root port; *complete is
+ * false when a port on the way is unknown or the chain is not known. */
+static int
+path_mps_cap(const struct pd_pcidev *d, bool *complete,
+    const struct pd_pcidev **root)
+{
+	int cap = d->mps_cap;
+
+	*complete = d->parent != NULL;
+	*root = NULL;
+	for (const struct pd_pcidev *p = d->parent; p; p = p->parent) {
+		if (p->mps_cap <= 0)
+			*complete = false;
+		else if (p->mps_cap < cap)
+			cap = p->mps_cap;
+		*root = p;
+		if (p->port == PD_PORT_ROOT)
+			break;
+	}
+	return cap;
+}
+
+static void
+link_rate(const struct pd_pcidev *d, int *mts, int *width)
+{
+	bool live = !d->lnk_down && d->lnksta_mts > 0 && d->lnksta_width > 0;
+
+	*mts = live ? d->lnksta_mts : d->lnkcap_mts;
+	*width = live ? d->lnksta_width : d->lnkcap_width;
+}
+
+static void
+mps_fix(struct pd_findings *out, struct pd_finding *f,
+    const struct pd_host *h, const char *bdf)
+{
+	const struct pd_kv *perf = pd_host_cmdline_pci_opt(h, "pcie_bus_perf");
+	const struct pd_kv *p2p = pd_host_cmdline_pci_opt(h,
+	    "pcie_bus_peer2peer");
+
+	if (p2p) {
+		pd_finding_evidence(f, &p2p->ev);
+		pd_finding_fix(out, f, "# pci=pcie_bus_peer2peer forces "
+		    "MaxPayload 128 on every device: replace it with "
+		    "pci=pcie_bus_perf unless devices do peer-to-peer DMA");
+	} else if (perf) {
+		pd_finding_evidence(f, &perf->ev);
+		pd_finding_fix(out, f, "# pci=pcie_bus_perf is already on the "
+		    "command line, so firmware sets this MaxPayload: look for "
+		    "a 'PCIe Max Payload Size' option in the firmware setup or "
+		    "update the firmware");
+	} else {
+		pd_finding_fix(out, f, "# Fedora, RHEL and derivatives:");
+		pd_finding_fix(out, f, "sudo grubby --update-kernel=ALL "
+		    "--args=pci=pcie_bus_perf");
+		pd_finding_fix(out, f, "# Debian, Ubuntu: add pci=pcie_bus_perf "
+		    "to GRUB_CMDLINE_LINUX in /etc/default/grub, then");
+		pd_finding_fix(out, f, "sudo update-grub");
+	}
+	pd_finding_fix(out, f, "sudo reboot");
+	f->verify = pd_arena_printf(out->arena, "sudo lspci -vv -s %s | grep "
+	    "-A2 DevCtl: shows the new MaxPayload", bdf);
+}
+
+static void
+subject_list(char *buf, size_t n, const struct pd_pcidev **grp, unsigned k)
+{
+	buf[0] = '\0';
+	for (unsigned i = 0; i < k; i++) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, n - len, "%s%s", i ? ", " : "",
+		    grp[i]->bdf);
+	}
+}
+
+static void
+emit_mps(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out, const struct pd_pcidev **grp, unsigned n)
+{
+	const struct pd_pcidev *first = grp[0], *root = NULL;
+	int cur = first->mps, best = 1 << 30;
+	bool complete = true;
+	char subject[160];
+
+	for (unsigned i = 0; i < n; i++) {
+		bool c;
+		const struct pd_pcidev *r;
+		int cap = path_mps_cap(grp[i], &c, &r);
+
+		if (cap < best)
+			best = cap;
+		if (grp[i]->mps < cur)
+			cur = grp[i]->mps;
+		complete = complete && c;
+		if (r)
+			root = r;
+	}
+	subject_list(subject, sizeof(subject), grp, n);
+	if (best > 4096)
+		best = 4096;
+	if (cur >= best)
+		return;
+	int mts, width;
+
+	link_rate(first, &mts, &width);
+	double old_c = pd_pcie_ceiling_gbs(mts, width, cur);
+	double new_c = pd_pcie_ceiling_gbs(mts, width, best);
+	int hi = pd_gain_tenths(pd_pcie_tlp_eff(best) / pd_pcie_tlp_eff(cur));
+	struct pd_finding *f = pd_finding_new(out, self, h, subject);
+
+	f->gain_hi = hi;
+	f->gain_lo = (hi * 76 + 50) / 100;
+	if (root)
+		pd_finding_summary(out, f, "%s run%s MaxPayload %d bytes "
+		    "although %s and every port up to root port %s support "
+		    "%d bytes: the %s x%d link's payload ceiling is %.1f GB/s "
+		    "instead of %.1f GB/s.", subject, n > 1 ? "" : "s", cur,
+		    n > 1 ? "they" : "it", root->bdf, best,
+		    pd_pcie_speed_name(mts), width, old_c, new_c);
+	else
+		pd_finding_summary(out, f, "%s run%s MaxPayload %d bytes "
+		    "although %s support%s %d bytes: the %s x%d link's payload "
+		    "ceiling is %.1f GB/s instead of %.1f GB/s.", subject,
+		    n > 1 ? "" : "s", cur, n > 1 ? "they" : "it",
+		    n > 1 ? "" : "s", best, pd_pcie_speed_name(mts), width,
+		    old_c, new_c);
+	f->gain_basis = pd_arena_printf(out->arena, "model: TLP payload "
+	    "efficiency %d/(%d+20) = %.1f %% -> %d/(%d+20) = %.1f %% raises the "
+	    "link ceiling by %.1f %%, realised only where this link is the "
+	    "bottleneck; measured in a comparable case: NVIDIA GB10 with "
+	    "ConnectX-7 on Gen5 x4, pci=pcie_bus_perf (128 -> 512) took "
+	    "NVMe/TCP reads from 24.4 to 26.5 GB/s (+8.6 %%, 76 %% of the "
+	    "model), used as the low end", cur, cur,
+	    100 * pd_pcie_tlp_eff(cur), best, best,
+	    100 * pd_pcie_tlp_eff(best), hi / 10.0);
+	f->confidence = complete ? 80 : root ? 50 : 40;
+	f->confidence_note = !root ? "the ports above the device are not in "
+	    "the bundle (add lspci -tv and the bridges' lspci -vv): their "
+	    "MaxPayload capability is assumed" : !complete ? "a port on the "
+	    "way to the root port has no readable DevCap" : NULL;
+	if (!(h->have & PD_HAVE_PORT_SPEED) && f->confidence >
+	    BOTTLENECK_UNKNOWN_CONF) {
+		f->confidence = BOTTLENECK_UNKNOWN_CONF;
+		f->confidence_note = "nothing in the bundle tells whether this "
+		    "link is the bottleneck (no port speed or observed "
+		    "traffic): the gain applies only if it is";
+	}
+	f->risk = PD_RISK_MEDIUM;
+	f->risk_note = "pci=pcie_bus_perf gives each device the largest "
+	    "MaxPayload its parent allows instead of the smallest in the "
+	    "fabric: peer-to-peer DMA between devices with different sizes "
+	    "(GPUDirect, NVMe CMB, RDMA peer memory) and hot-plugged devices "
+	    "that support less can fail; keep the default on such systems";
+	for (unsigned i = 0; i < n; i++)
+		pd_finding_evidence(f, &grp[i]->ev_devctl);
+	pd_finding_evidence(f, &first->ev_devcap);
+	if (root) {
+		pd_finding_evidence(f, &root->ev_devcap);
+		pd_finding_evidence(f, &root->ev_devctl);
+	}
+	mps_fix(out, f, h, first->bdf);
+	pd_finding_evidence(f, &h->ev_cmdline);
+}
+
+typedef void emit_fn(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out, const struct pd_pcidev **grp, unsigned n);
+
+/* Functions of one device share its link: emit once per device with the
+ * functions that pass pred (the list is sorted by bdf). */
+static void
+per_device(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out,
+    bool (*pred)(const struct pd_host *, const struct pd_pcidev *),
+    emit_fn *emit)
+{
+	const struct pd_pcidev *grp[MAX_GROUP];
+	unsigned n = 0;
+
+	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next) {
+		if (!pred(h, d))
+			continue;
+		if (n && (grp[0]->domain != d->domain ||
+		    grp[0]->bus != d->bus || grp[0]->dev != d->dev ||
+		    n == MAX_GROUP)) {
+			emit(self, h, out, grp, n);
+			n = 0;
+		}
+		grp[n++] = d;
+	}
+	if (n)
+		emit(self, h, out, grp, n);
+}
+
+static bool
+mps_candidate(const struct pd_host *h, const struct pd_pcidev *d)
+{
+	bool complete;
+	const struct pd_pcidev *root;
+
+	(void)h;
+	return link_end(d) && d->mps > 0 && d->mps_cap > 0 &&
+	    d->mps < path_mps_cap(d, &complete, &root);
+}
+
+static void
+check_mps(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out)
+{
+	per_device(self, h, out, mps_candidate, emit_mps);
+}
+
+static bool
+has_link_child(const struct pd_host *h, const struct pd_pcidev *port)
+{
+	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next)
+		if (d->parent == port && d->has_express && d->lnksta_mts > 0)
+			return true;
+	return false;
+}
+
+static bool
+is_gpu(const struct pd_pcidev *d)
+{
+	const char *c = d->class_name ? d->class_name : "";
+
+	return strstr(c, "VGA") || strstr(c, "3D controller") ||
+	    strstr(c, "Display controller");
+}
+
+/* The capability of the link d is on: both ends' LnkCap when the other
+ * end is known (*partner), d's own otherwise. */
+static void
+link_capability(const struct pd_host *h, const struct pd_pcidev *d,
+    int *mts, int *width, const struct pd_pcidev **partner)
+{
+	const struct pd_pcidev *p = NULL;
+
+	*mts = d->lnkcap_mts;
+	*width = d->lnkcap_width;
+	if (link_end(d)) {
+		p = d->parent;
+	} else {
+		for (const struct pd_pcidev *c = h->pcidevs; c && !p; c = c->next)
+			if (c->parent == d && c->has_express &&
+			    c->lnkcap_mts > 0)
+				p = c;
+	}
+	*partner = p && p->lnkcap_mts > 0 ? p : NULL;
+	if (!*partner)
+		return;
+	if (p->lnkcap_mts < *mts)
+		*mts = p->lnkcap_mts;
+	if (p->lnkcap_width > 0 && p->lnkcap_width < *width)
+		*width = p->lnkcap_width;
+}
+
+static bool
+link_candidate(const struct pd_host *h, const struct pd_pcidev *d)
+{
+	const struct pd_pcidev *partner;
+	int mts, width;
+
+	if (d->is_vf || !d->has_express || d->caps_readable == PD_NO ||
+	    d->port == PD_PORT_RCIEP || d->port == PD_PORT_RC_EC ||
+	    d->lnk_down || d->lnkcap_mts <= 0 || d->lnkcap_width <= 0 ||
+	    d->lnksta_mts <= 0 || d->lnksta_width <= 0)
+		return false;
+	if ((d->port == PD_PORT_ROOT || d->port == PD_PORT_DOWNSTREAM) &&
+	    has_link_child(h, d))
+		return false;	/* the device below reports this link */
+	link_capability(h, d, &mts, &width, &partner);
+	return d->lnksta_mts < mts || d->lnksta_width < width;
+}
+
+static void
+emit_link(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out, const struct pd_pcidev **grp, unsigned n)
+{
+	const struct pd_pcidev *d = grp[0], *partner;
+	int cap_mts, cap_w;
+	bool gpu = false;
+	char subject[160];
+
+	for (unsigned i = 0; i < n; i++)
+		gpu = gpu || is_gpu(grp[i]);
+	link_capability(h, d, &cap_mts, &cap_w, &partner);
+	subject_list(subject, sizeof(subject), grp, n);
+	double now = pd_pcie_raw_gbs(d->lnksta_mts, d->lnksta_width);
+	double could = pd_pcie_raw_gbs(cap_mts, cap_w);
+	struct pd_finding *f = pd_finding_new(out, self, h, subject);
+	bool width = d->lnksta_width < cap_w;
+
+	f->gain_lo = f->gain_hi = pd_gain_tenths(could / now);
+	pd_finding_summary(out, f, "%s (%s) trained at %s x%d although %s "
+	    "support%s %s x%d: %.2f GB/s raw instead of %.2f GB/s.", subject,
+	    d->class_name ? d->class_name : "device",
+	    pd_pcie_speed_name(d->lnksta_mts), d->lnksta_width,
+	    partner ? "both ends of the link" : "it", partner ? "" : "s",
+	    pd_pcie_speed_name(cap_mts), cap_w, now, could);
+	f->gain_basis = pd_arena_printf(out->arena, "model: raw link rate "
+	    "%.2f -> %.2f GB/s (transfer rate x lanes x line encoding), "
+	    "realised only where this link is the bottleneck", now, could);
+	f->confidence = 70;
+	if (gpu && !width) {
+		f->confidence = 25;
+		f->confidence_note = "GPUs lower their link speed when idle: "
+		    "read LnkSta again under load";
+	} else if (!partner) {
+		f->confidence = 35;
+		f->confidence_note = "the other end of this link is not in the "
+		    "bundle and may support only the trained speed and width";
+	} else if (!(h->have & PD_HAVE_PORT_SPEED)) {
+		f->confidence = BOTTLENECK_UNKNOWN_CONF;
+		f->confidence_note = "nothing in the bundle tells whether this "
+		    "link is the bottleneck";
+	}
+	f->risk = PD_RISK_LOW;
+	f->risk_note = "hardware work needs a maintenance window; nothing "
+	    "changes in software";
+	pd_finding_evidence(f, &d->ev_lnkcap);
+	pd_finding_evidence(f, &d->ev_lnksta);
+	if (partner)
+		pd_finding_evidence(f, &partner->ev_lnkcap);
+	if (width)
+		pd_finding_fix(out, f, "# check that the slot is wired for x%d "
+		    "(board manual: lanes shared with M.2 or other slots, "
+		    "bifurcation), then reseat the card or its riser", cap_w);
+	if (d->lnksta_mts < cap_mts)
+		pd_finding_fix(out, f, "# check the firmware's PCIe speed "
+		    "setting (Auto or Gen%d), risers and retimers; a link that "
+		    "falls back in speed often has a signal integrity problem",
+		    pd_pcie_gen(cap_mts));
+	f->verify = pd_arena_printf(out->arena, "sudo lspci -vv -s %s | grep "
+	    "LnkSta: shows %s, Width x%d under load", d->bdf,
+	    pd_pcie_speed_name(cap_mts), cap_w);
+}
+
+static void
+check_link(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out)
+{
+	per_device(self, h, out, link_candidate, emit_link);
+}
+
+static const struct pd_rule rules[] = {
+	{
+		.id = "pcie.mps-below-capability",
+		.title = "PCIe MaxPayload below what the whole path supports",
+		.doc = "Every TLP carries about 20 bytes of header and "
+		    "framing, so a link moves MPS/(MPS+20) of its rate as "
+		    "payload: 86.5 % at 128 bytes, 96.2 % at 512.  Fires when "
+		    "a device's DevCtl MaxPayload is below the smallest DevCap "
+		    "MaxPayload of the device and every port up to its root "
+		    "port (from lspci -tv or the bridges' bus ranges); SR-IOV "
+		    "virtual functions are never subjects.  Gain: the ceiling "
+		    "ratio (128 -> 512: +11.3 %) when the link is the "
+		    "bottleneck; GB10 with ConnectX-7 measured +8.6 %.  "
+		    "Confidence 80 with the full chain known, 50 with a port "
+		    "unreadable, 40 without topology, and at most 60 while no "
+		    "port speed tells whether the link limits throughput.",
+		.needs = PD_HAVE_PCI | PD_HAVE_PCIE_LINK,
+		.check = check_mps,
+	},
+	{
+		.id = "pcie.link-degraded",
+		.title = "PCIe link trained below its capability",
+		.doc = "A link trains to the highest speed and width both ends "
+		    "support; LnkSta below that (compared numerically, in "
+		    "every lspci wording) means a slot wired narrower, a riser, "
+		    "firmware limiting the speed, or signal problems.  Gain: "
+		    "the raw-rate ratio (rate x lanes x encoding), realised "
+		    "when the link is the bottleneck.  Confidence 70, at most "
+		    "60 while no port speed tells whether the link limits "
+		    "throughput, 25 for GPUs whose speed drops when idle; "
+		    "virtual functions and links that are down are skipped, "
+		    "and a port's downgrade is reported on the device below "
+		    "it.",
+		.needs = PD_HAVE_PCI | PD_HAVE_PCIE_LINK,
+		.check = check_link,
+	},
+};
+
+const struct pd_rule_group pd_rules_pcie = {
+	.name = "pcie",
+	.rules = rules,
+	.n_rules = sizeof(rules) / sizeof(rules[0]),
+};

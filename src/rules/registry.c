@@ -1,0 +1,44 @@
+/* The one list of rule groups, and the text for each input a rule needs. */
+#include <string.h>
+#include "pathdoctor/model.h"
+#include "pathdoctor/rule.h"
+
+extern const struct pd_rule_group pd_rules_pcie;
+extern const struct pd_rule_group pd_rules_iommu;
+
+const struct pd_rule_group *const pd_rule_groups[] = {
+	&pd_rules_iommu,
+	&pd_rules_pcie,
+	NULL,
+};
+
+const struct pd_rule *
+pd_rule_find(const char *id)
+{
+	for (const struct pd_rule_group *const *g = pd_rule_groups; *g; g++)
+		for (size_t i = 0; i < (*g)->n_rules; i++)
+			if (strcmp((*g)->rules[i].id, id) == 0)
+				return &(*g)->rules[i];
+	return NULL;
+}
+
+static const struct { unsigned bit; const char *text; } needs[] = {
+	{ PD_HAVE_PCI, "PCI devices: lspci -vv output" },
+	{ PD_HAVE_PCIE_LINK, "readable PCIe capabilities: lspci -vv run as "
+	    "root" },
+	{ PD_HAVE_PCI_TOPOLOGY, "the PCI tree: lspci -tv output" },
+	{ PD_HAVE_CMDLINE, "the kernel command line: /proc/cmdline" },
+	{ PD_HAVE_ARCH, "the architecture: uname -a, /proc/cpuinfo or lscpu" },
+	{ PD_HAVE_PROFILE, "a CPU profile: perf record -a -g (perf.data with "
+	    "/proc/kallsyms), perf script or perf report --stdio output" },
+	{ PD_HAVE_PORT_SPEED, "NIC port speeds: ethtool IF output" },
+};
+
+const char *
+pd_need_text(unsigned bit)
+{
+	for (size_t i = 0; i < sizeof(needs) / sizeof(needs[0]); i++)
+		if (needs[i].bit == bit)
+			return needs[i].text;
+	return "unknown input";
+}

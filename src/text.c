@@ -1,0 +1,123 @@
+/* Small text helpers shared by the line-oriented readers. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/text.h"
+
+bool
+pd_text_plausible(const unsigned char *p, size_t n)
+{
+	size_t ctl = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (c == 0)
+			return false;
+		if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' &&
+		    c != '\f')
+			ctl++;
+	}
+	return ctl * 100 <= n;	/* at most 1 % stray control bytes */
+}
+
+bool
+pd_text_head_line(const unsigned char *p, size_t n, unsigned i, char *out,
+    size_t cap)
+{
+	size_t pos = 0;
+
+	for (unsigned k = 0; k < i; k++) {
+		const unsigned char *nl = memchr(p + pos, '\n', n - pos);
+
+		if (!nl)
+			return false;
+		pos = (size_t)(nl - p) + 1;
+	}
+	if (pos >= n)
+		return false;
+	size_t len = 0;
+
+	while (pos + len < n && p[pos + len] != '\n')
+		len++;
+	if (len && p[pos + len - 1] == '\r')
+		len--;
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(out, p + pos, len);
+	out[len] = '\0';
+	return true;
+}
+
+const char *
+pd_skip_space(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+bool
+pd_starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool
+pd_parse_u64(const char *s, int base, uint64_t *out, const char **end)
+{
+	char *e;
+
+	if (!isxdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	unsigned long long v = strtoull(s, &e, base);
+
+	if (e == s || errno == ERANGE)
+		return false;
+	*out = v;
+	if (end)
+		*end = e;
+	return true;
+}
+
+bool
+pd_parse_size(const char *s, uint64_t *out)
+{
+	const char *e;
+	uint64_t v;
+
+	if (!pd_parse_u64(s, 10, &v, &e))
+		return false;
+	uint64_t mul = 1;
+
+	switch (*e) {
+	case 'k': case 'K': mul = 1ull << 10; e++; break;
+	case 'm': case 'M': mul = 1ull << 20; e++; break;
+	case 'g': case 'G': mul = 1ull << 30; e++; break;
+	case 't': case 'T': mul = 1ull << 40; e++; break;
+	default: break;
+	}
+	if (*e == 'i' && mul > 1)
+		e++;
+	if (*e == 'B' || *e == 'b')
+		e++;
+	if (*e != '\0' || (v && mul > UINT64_MAX / v))
+		return false;
+	*out = v * mul;
+	return true;
+}
+
+bool
+pd_list_has(const char *list, const char *item, size_t n)
+{
+	for (const char *p = list; p && *p;) {
+		size_t k = strcspn(p, ",");
+
+		if (k == n && memcmp(p, item, n) == 0)
+			return true;
+		p += k + (p[k] == ',');
+	}
+	return false;
+}

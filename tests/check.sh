@@ -1,0 +1,42 @@
+#!/bin/sh
+# Runs every test layer against the sanitizer build in $1 and ends with
+# one summary line: "check: N passed, N failed, N skipped".
+#   unit     cmocka tests (tests/unit), TAP output
+#   golden   reports and model dumps against tests/golden/*.out
+#   cli      exit codes and broken input through the real binary
+#   replay   the fuzz corpora and samples through the fuzz harnesses
+#   samples  the sample bundles regenerate byte for byte
+set -u
+build=${1:-build/san}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+stage() {
+	name=$1
+	shift
+	echo "== $name"
+	"$@" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$log"; then
+		echo "not ok $name exited with status $rc"
+	fi
+}
+
+{
+	CMOCKA_MESSAGE_OUTPUT=TAP stage unit "$build/unit-tests"
+	stage golden sh tests/run-golden.sh "$build/pathdoctor"
+	stage cli sh tests/cli.sh "$build/pathdoctor"
+	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \
+	    samples/bundles
+	stage replay-bundle "$build/replay-bundle" tests/fuzz/corpus/bundle \
+	    samples/*.tgz
+	stage samples sh tests/samples-reproducible.sh
+} >"$log.all" 2>&1
+cat "$log.all"
+skipped=$(grep -c '# SKIP' "$log.all")
+failed=$(grep -v '# SKIP' "$log.all" | grep -c '^not ok')
+passed=$(grep -v '# SKIP' "$log.all" | grep -c '^ok ')
+rm -f "$log.all"
+echo "check: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,139 @@
+#!/bin/sh
+# The command line end to end: exit codes, options, every bundle kind and
+# broken input.  One "ok"/"not ok" line per check.
+set -u
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export NO_COLOR=1 TZ=UTC LC_ALL=C
+
+# expect CODE NAME ARGS...: pathdoctor ARGS exits with CODE
+expect() {
+	want=$1 name=$2
+	shift 2
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		echo "ok cli $name"
+	else
+		echo "not ok cli $name: exit $got, want $want"
+		sed 's/^/#   /' "$tmp/err"
+	fi
+}
+
+# grep_out NAME PATTERN FILE: the last run's FILE (out or err) matches
+grep_out() {
+	if grep -q -- "$2" "$tmp/$3"; then
+		echo "ok cli $1"
+	else
+		echo "not ok cli $1: no '$2' in std$3"
+	fi
+}
+
+s=samples/gx10-before.tgz
+expect 2 no-bundle
+expect 2 unknown-option --bogus "$s"
+expect 2 bad-format -f xml "$s"
+expect 2 bad-rule --only no.such-rule "$s"
+expect 2 bad-level --fail-on severe "$s"
+expect 2 bad-size --max-total lots "$s"
+expect 2 two-bundles "$s" "$s"
+expect 2 explain-unknown --explain no.such-rule
+expect 0 version --version
+grep_out version-text "pathdoctor 0" out
+expect 0 help --help
+for o in format output list-formats list-rules explain only skip \
+    dump-model fail-on max-members max-total max-ratio max-spool \
+    max-depth max-line version help; do
+	grep -q -- "--$o" "$tmp/out" || echo "not ok cli help-lists-$o"
+done
+echo "ok cli help-lists-every-option"
+expect 3 missing-bundle "$tmp/nope.tgz"
+grep_out missing-bundle-says "nope.tgz" err
+
+expect 0 md "$s"
+grep_out md-has-finding "pcie.mps-below-capability" out
+cp "$tmp/out" "$tmp/first"
+expect 0 md-again "$s"
+if cmp -s "$tmp/out" "$tmp/first"; then echo "ok cli deterministic"
+else echo "not ok cli deterministic"; fi
+expect 0 output-file -o "$tmp/report.md" "$s"
+if cmp -s "$tmp/report.md" "$tmp/first"; then echo "ok cli output-file-same"
+else echo "not ok cli output-file-same"; fi
+expect 0 json -f json "$s"
+grep_out json-schema '"schema": 1' out
+expect 0 not-a-tty-is-md "$s"
+grep_out not-a-tty-is-md-text "^# pathdoctor report" out
+expect 1 fail-on-medium --fail-on medium "$s"
+expect 0 fail-on-high --fail-on high "$s"
+expect 0 fail-on-off --fail-on off "$s"
+expect 0 fail-on-clean-bundle --fail-on low samples/gx10-after.tgz
+expect 0 skip-group --skip pcie "$s"
+grep_out skip-group-none "No findings" out
+expect 0 only-rule --only pcie.mps-below-capability -f json "$s"
+expect 0 directory samples/bundles/gx10-before
+grep_out directory-finding "0002:01:00.0" out
+"$bin" - <"$s" >"$tmp/out" 2>&1 && grep -q "0000:01:00.0" "$tmp/out" &&
+    echo "ok cli stdin" || echo "not ok cli stdin"
+expect 0 zip tests/fuzz/corpus/bundle/bundle.zip
+grep_out zip-member "lspci-tv" out
+
+gzip -dc "$s" >"$tmp/plain.tar"
+expect 0 plain-tar "$tmp/plain.tar"
+for c in xz bzip2 zstd; do
+	if command -v $c >/dev/null 2>&1; then
+		$c -c "$tmp/plain.tar" >"$tmp/b.tar.$c"
+		expect 0 "tar-$c" "$tmp/b.tar.$c"
+		grep_out "tar-$c-finding" "0000:01:00.0" out
+	else
+		echo "not ok cli tar-$c # SKIP $c not installed"
+	fi
+done
+gzip -c samples/bundles/gx10-before/lspci-vv.txt >"$tmp/lspci.txt.gz"
+expect 0 lone-gzipped-file "$tmp/lspci.txt.gz"
+grep_out lone-gzipped-lspci "| lspci-vv | ok" out
+
+# broken input: a clear note or error, exit 0 or 3, never a crash
+head -c 1500 "$s" >"$tmp/cut.tgz"
+"$bin" "$tmp/cut.tgz" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if { [ $rc -eq 0 ] && grep -q "truncated\|unreadable" "$tmp/out"; } ||
+    { [ $rc -eq 3 ] && grep -q "truncated" "$tmp/err"; }; then
+	echo "ok cli truncated-gzip"
+else
+	echo "not ok cli truncated-gzip: exit $rc"
+fi
+head -c 12000 "$tmp/plain.tar" >"$tmp/half.tar"
+expect 0 half-tar "$tmp/half.tar"
+grep_out half-tar-note "Truncated tar archive" out
+head -c 4096 /dev/urandom >"$tmp/lspci.txt"
+expect 0 binary-lspci "$tmp/lspci.txt"
+grep_out binary-lspci-note "does not match" out
+{ head -n 20 samples/bundles/gx10-before/lspci-vv.txt
+  printf '\t'; head -c 10485760 /dev/zero | tr '\0' x; echo
+  tail -n +21 samples/bundles/gx10-before/lspci-vv.txt; } >"$tmp/lspci-vv.txt"
+expect 0 ten-mb-line "$tmp/lspci-vv.txt"
+grep_out ten-mb-line-note "line cap" out
+: >"$tmp/empty.tgz"
+expect 3 empty-bundle "$tmp/empty.tgz"
+grep_out empty-bundle-says "empty" err
+tar -cf "$tmp/empty.tar" --files-from /dev/null
+expect 3 empty-tar "$tmp/empty.tar"
+
+# the JSON report follows formats/report.schema.json
+if command -v python3 >/dev/null 2>&1 &&
+    python3 -c 'import jsonschema' >/dev/null 2>&1; then
+	for b in samples/gx10-before.tgz samples/gx10-after.tgz "$tmp/half.tar" \
+	    "$tmp/lspci.txt" tests/fuzz/corpus/bundle/nested.tar; do
+		"$bin" -f json "$b" >"$tmp/r.json" 2>/dev/null
+		if python3 -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])),
+    json.load(open("formats/report.schema.json")))' "$tmp/r.json"; then
+			echo "ok cli json-schema $(basename "$b")"
+		else
+			echo "not ok cli json-schema $(basename "$b")"
+		fi
+	done
+else
+	echo "not ok cli json-schema # SKIP python3-jsonschema not installed"
+fi

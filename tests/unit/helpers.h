@@ -1,0 +1,81 @@
+/* Shared test helpers: corpus location, parsing a file into a model. */
+#ifndef PD_TEST_HELPERS_H
+#define PD_TEST_HELPERS_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include "pathdoctor/bundle.h"
+#include "pathdoctor/finding.h"
+#include "pathdoctor/model.h"
+
+/* The shared corpus (PD_CORPUS, default ../shared/corpus), or NULL. */
+const char *corpus_dir(void);
+/* Skips the calling test with a message when the corpus is absent. */
+#define REQUIRE_CORPUS()                                                   \
+	do {                                                               \
+		if (!corpus_dir()) {                                       \
+			print_message("corpus not found (set PD_CORPUS or "  \
+			    "place it at ../shared/corpus): skipped\n");     \
+			skip();                                            \
+		}                                                          \
+	} while (0)
+
+/* Reads a whole file; NULL when it cannot. */
+unsigned char *slurp(const char *path, size_t *len);
+
+/* A parsed bundle: model, coverage and (after analyse) findings. */
+struct parsed {
+	struct pd_model *m;
+	struct pd_coverage cov;
+	struct pd_findings fs;
+	int rc;
+	char err[256];
+};
+
+/* Reads a bundle path (file, directory or archive) and finalises. */
+void parsed_read(struct parsed *p, const char *path);
+void parsed_read_memory(struct parsed *p, const void *data, size_t len,
+    const char *name);
+/* Runs every rule. */
+void parsed_analyse(struct parsed *p);
+void parsed_free(struct parsed *p);
+/* First finding of a rule whose subject contains subj (NULL: any). */
+const struct pd_finding *find_finding(const struct parsed *p,
+    const char *rule, const char *subj);
+size_t count_findings(const struct parsed *p, const char *rule);
+const struct pd_member_result *member_result(const struct parsed *p,
+    const char *path_suffix);
+/* Reads a corpus file (path relative to the corpus) into p. */
+void parsed_corpus(struct parsed *p, const char *rel);
+/* Parses text as one member named name into a fresh model. */
+void parsed_text(struct parsed *p, const char *name, const char *text);
+
+
+
+/* Parses several named text members into one model and finalises. */
+void parsed_members(struct parsed *p, const char *const *names,
+    const char *const *texts, size_t n);
+
+/* Builds a tar (gzip'd when gz) in memory from entries; free() it. */
+struct tar_entry {
+	const char *path;
+	const void *data;	/* NULL with symlink/hardlink/dev */
+	size_t len;		/* 0: strlen(data) */
+	const char *symlink, *hardlink;
+	int device;		/* a character device node */
+};
+unsigned char *make_tar(const struct tar_entry *e, size_t n, int gz,
+    size_t *len);
+/* The test groups, one per test_*.c file. */
+int test_group_gain(void);
+int test_group_cmdline(void);
+int test_group_lspci(void);
+int test_group_sniff(void);
+int test_group_rules(void);
+int test_group_bundle(void);
+
+#endif

@@ -1,0 +1,17 @@
+/* Unit test runner: every group, then one exit status. */
+#include "helpers.h"
+
+
+int
+main(void)
+{
+	int failed = 0;
+
+	failed += test_group_gain();
+	failed += test_group_cmdline();
+	failed += test_group_lspci();
+	failed += test_group_sniff();
+	failed += test_group_rules();
+	failed += test_group_bundle();
+	return failed ? 1 : 0;
+}

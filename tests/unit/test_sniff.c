@@ -1,0 +1,122 @@
+/* Identification: every sample and corpus file wins as its format by at
+ * least 8 bits, and files of formats without a reader are not claimed. */
+#include <stdio.h>
+#include <string.h>
+#include "helpers.h"
+#include "pathdoctor/format.h"
+
+static void
+check_file(const char *path, const char *want, int margin)
+{
+	size_t len;
+	unsigned char *buf = slurp(path, &len);
+	struct pd_member m = { .path = path, .hint_path = path,
+		.head = buf, .head_len = len < PD_PEEK_MAX ? len : PD_PEEK_MAX };
+	int bid, second;
+
+	assert_non_null(buf);
+	const struct pd_format *f = pd_sniff(&m, &bid, &second);
+
+	if (strcmp(f->name, want) != 0)
+		fail_msg("%s: identified as %s (bid %d), want %s", path,
+		    f->name, bid, want);
+	if (margin && bid - second < margin)
+		fail_msg("%s: margin %d bits over the runner-up, want %d",
+		    path, bid - second, margin);
+	free(buf);
+}
+
+static void
+each_file(const char *dir, void (*fn)(const char *path, const char *name))
+{
+	char cmd[600], line[600];
+	FILE *ls;
+
+	snprintf(cmd, sizeof(cmd), "find %s -type f | sort", dir);
+	ls = popen(cmd, "r");
+	assert_non_null(ls);
+	while (fgets(line, sizeof(line), ls)) {
+		line[strcspn(line, "\n")] = 0;
+		const char *base = strrchr(line, '/');
+
+		fn(line, base ? base + 1 : line);
+	}
+	pclose(ls);
+}
+
+static void
+sample_file(const char *path, const char *name)
+{
+	char want[64];
+
+	snprintf(want, sizeof(want), "%.*s", (int)strcspn(name, "."), name);
+	check_file(path, want, 8);
+}
+
+static void
+test_samples(void **state)
+{
+	(void)state;
+	each_file("samples/bundles", sample_file);
+}
+
+static const char *corpus_kind;
+
+static void
+corpus_positive(const char *path, const char *name)
+{
+	(void)name;
+	check_file(path, corpus_kind, 8);
+}
+
+static void
+test_corpus_positive(void **state)
+{
+	static const char *const kinds[] = { "lspci-vv", "lspci-tv",
+		"cmdline" };
+	char dir[512];
+
+	(void)state;
+	REQUIRE_CORPUS();
+	for (size_t i = 0; i < 3; i++) {
+		corpus_kind = kinds[i];
+		snprintf(dir, sizeof(dir), "%s/%s", corpus_dir(), kinds[i]);
+		each_file(dir, corpus_positive);
+	}
+}
+
+/* Formats without a reader yet must come out as unknown, never as a
+ * reader's format (through the walker, so gzip'd files are unwrapped). */
+static void
+corpus_negative(const char *path, const char *name)
+{
+	struct parsed p;
+
+	(void)name;
+	if (strstr(path, "/lspci-") || strstr(path, "/cmdline/") ||
+	    strstr(path, "SOURCES.md"))
+		return;
+	parsed_read(&p, path);
+	if (p.rc == 0 && strcmp(p.cov.members->format, "unknown") != 0)
+		fail_msg("%s claimed as %s", path, p.cov.members->format);
+	parsed_free(&p);
+}
+
+static void
+test_corpus_negative(void **state)
+{
+	(void)state;
+	REQUIRE_CORPUS();
+	each_file(corpus_dir(), corpus_negative);
+}
+
+int
+test_group_sniff(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_corpus_positive),
+		cmocka_unit_test(test_corpus_negative),
+	};
+	return cmocka_run_group_tests_name("sniff", tests, NULL, NULL);
+}
