@@ -69,8 +69,9 @@ link_parents(struct pd_host *h)
 		if (d->parent)
 			continue;
 		for (struct pd_pcidev *b = h->pcidevs; b; b = b->next) {
+			/* a bridge's secondary bus lies below its own bus */
 			if (b == d || b->domain != d->domain ||
-			    b->bus_secondary < 0 ||
+			    b->bus_secondary <= (int)b->bus ||
 			    (int)d->bus < b->bus_secondary ||
 			    (int)d->bus > b->bus_subordinate)
 				continue;
@@ -81,6 +82,24 @@ link_parents(struct pd_host *h)
 		if (best) {
 			d->parent = best;
 			d->parent_source = "bus ranges";
+		}
+	}
+}
+
+/* Damaged input can describe a loop (a tree line and a bus range that
+ * disagree); rules walk parent chains, so every loop is cut. */
+static void
+cut_cycles(struct pd_host *h)
+{
+	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next) {
+		unsigned steps = 0;
+
+		for (struct pd_pcidev *p = d->parent; p; p = p->parent) {
+			if (p == d || ++steps > 256) {
+				d->parent = NULL;
+				d->parent_source = NULL;
+				break;
+			}
 		}
 	}
 }
@@ -245,6 +264,7 @@ pd_model_finalize(struct pd_model *m)
 	for (struct pd_host *h = m->hosts; h; h = h->next) {
 		mark_vfs(h);
 		link_parents(h);
+		cut_cycles(h);
 		arch_from_cmdline(h);
 		derive_iommu(h);
 		h->have = have_bits(h);

@@ -77,5 +77,6 @@ int test_group_lspci(void);
 int test_group_sniff(void);
 int test_group_rules(void);
 int test_group_bundle(void);
+int test_group_input(void);
 
 #endif
