@@ -25,7 +25,7 @@ pd_rule_find(const char *id)
 static const struct { unsigned bit; const char *text; } needs[] = {
 	{ PD_HAVE_PCI, "PCI devices: lspci -vv output" },
 	{ PD_HAVE_PCIE_LINK, "readable PCIe capabilities: lspci -vv run as "
-	    "root" },
+	    "root (a virtual machine's emulated devices have none)" },
 	{ PD_HAVE_PCI_TOPOLOGY, "the PCI tree: lspci -tv output" },
 	{ PD_HAVE_CMDLINE, "the kernel command line: /proc/cmdline" },
 	{ PD_HAVE_ARCH, "the architecture: uname -a, /proc/cpuinfo or lscpu" },

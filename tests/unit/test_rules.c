@@ -65,6 +65,38 @@ test_gx10_after(void **state)
 }
 
 static void
+test_pve_two_hosts(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_read(&p, "samples/pve-two-hosts.tgz");
+	struct pd_not_evaluated *ne = pd_engine_run(p.m, &p.fs, NULL);
+	const struct pd_host *guest = p.m->hosts, *pve = guest->next;
+
+	assert_int_equal(p.m->n_hosts, 2);
+	assert_string_equal(guest->name, "guest");
+	assert_string_equal(pve->name, "pve");
+	assert_int_equal(pve->iommu.mode, PD_IOMMU_PASSTHROUGH);
+	assert_int_equal(pve->n_cpus, 4);
+	assert_int_equal(p.fs.n, 1);
+	const struct pd_finding *f = p.fs.v[0];
+
+	assert_ptr_equal(f->host, pve);
+	assert_string_equal(f->subject, "0000:01:00.0, 0000:01:00.1");
+	assert_int_equal(f->gain_hi, 1000);
+	assert_int_equal(f->confidence, 60);
+	/* the guest's emulated devices have no PCIe capability */
+	unsigned guest_pcie = 0;
+
+	for (; ne; ne = ne->next)
+		if (ne->host == guest && (ne->missing & PD_HAVE_PCIE_LINK))
+			guest_pcie++;
+	assert_int_equal(guest_pcie, 2);
+	parsed_free(&p);
+}
+
+static void
 test_corpus_known_cases(void **state)
 {
 	struct parsed p;
@@ -205,6 +237,7 @@ test_group_rules(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_gx10_before),
 		cmocka_unit_test(test_gx10_after),
+		cmocka_unit_test(test_pve_two_hosts),
 		cmocka_unit_test(test_corpus_known_cases),
 		cmocka_unit_test(test_fix_depends_on_cmdline),
 		cmocka_unit_test(test_ranking_is_total),
