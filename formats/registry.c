@@ -6,9 +6,16 @@
 extern const struct pd_format pd_format_archive;
 extern const struct pd_format pd_format_cmdline;
 extern const struct pd_format pd_format_cpuinfo;
+extern const struct pd_format pd_format_ethtool_features;
+extern const struct pd_format pd_format_ethtool_info;
+extern const struct pd_format pd_format_ethtool_pause;
+extern const struct pd_format pd_format_ethtool_settings;
+extern const struct pd_format pd_format_ethtool_stats;
+extern const struct pd_format pd_format_ip_link;
 extern const struct pd_format pd_format_lscpu;
 extern const struct pd_format pd_format_lspci_tv;
 extern const struct pd_format pd_format_lspci_vv;
+extern const struct pd_format pd_format_sysctl;
 extern const struct pd_format pd_format_uname;
 extern const struct pd_format pd_format_unknown;
 
@@ -20,6 +27,13 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_uname,
 	&pd_format_cpuinfo,
 	&pd_format_lscpu,
+	&pd_format_ethtool_stats,
+	&pd_format_ethtool_info,
+	&pd_format_ethtool_features,
+	&pd_format_ethtool_pause,
+	&pd_format_ethtool_settings,
+	&pd_format_ip_link,
+	&pd_format_sysctl,
 	&pd_format_unknown,
 	NULL,
 };

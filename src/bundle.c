@@ -322,7 +322,11 @@ process_member(struct walk *w, const char *path, int64_t size,
 	} else {
 		const char *hint = hinted_format(m.hint_path);
 
-		if (hint)
+		if (hint && m.head_len == 0)
+			pd_diag_note(&res->diag, PD_WARN, "member.empty", 0,
+			    "empty: the command behind %s printed nothing "
+			    "(missing tool, or it failed?)", hint);
+		else if (hint)
 			pd_diag_note(&res->diag, PD_WARN, "member.unrecognised",
 			    0, "the path suggests %s but the content does not "
 			    "match it%s", hint,

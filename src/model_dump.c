@@ -1,6 +1,7 @@
 /* --dump-model: every field the readers filled, in a fixed order. */
 #include <inttypes.h>
 #include <stdio.h>
+#include "pathdoctor/counters.h"
 #include "pathdoctor/gain.h"
 #include "pathdoctor/model.h"
 
@@ -77,6 +78,76 @@ dump_pcidev(FILE *out, const struct pd_pcidev *d)
 }
 
 static void
+dump_long(FILE *out, const char *name, long v)
+{
+	if (v >= 0)
+		fprintf(out, " %s %ld", name, v);
+}
+
+static void
+dump_netdev(FILE *out, const struct pd_netdev *nd)
+{
+	fprintf(out, "  netdev %s\n", nd->name);
+	if (nd->driver || nd->bus_info)
+		fprintf(out, "    driver: %s %s; firmware: %s; bus: %s%s\n",
+		    nd->driver ? nd->driver : "?",
+		    nd->driver_version ? nd->driver_version : "",
+		    nd->firmware ? nd->firmware : "?",
+		    nd->bus_info ? nd->bus_info : "-",
+		    nd->pci ? " (joined)" : "");
+	if (nd->speed_mbps >= 0 || nd->link != PD_UNKNOWN)
+		fprintf(out, "    speed: %d Mb/s; duplex: %s; link: %s\n",
+		    nd->speed_mbps, nd->duplex ? nd->duplex : "?",
+		    tri(nd->link));
+	if (nd->ev_pause.member)
+		fprintf(out, "    pause: autoneg %s, rx %s, tx %s\n",
+		    tri(nd->pause_autoneg), tri(nd->pause_rx),
+		    tri(nd->pause_tx));
+	if (nd->ifindex >= 0) {
+		fprintf(out, "    link: index %d, mtu %d, state %s, kind %s%s%s, "
+		    "master %s, parent %s, flags <%s>\n", nd->ifindex, nd->mtu,
+		    nd->state ? nd->state : "?", nd->kind ? nd->kind : "-",
+		    nd->tun_type ? " type " : "",
+		    nd->tun_type ? nd->tun_type : "",
+		    nd->master ? nd->master : "-",
+		    nd->link_parent ? nd->link_parent : "-",
+		    nd->flags ? nd->flags : "");
+		fprintf(out, "    limits:");
+		dump_long(out, "gso_max_size", nd->gso_max_size);
+		dump_long(out, "gso_max_segs", nd->gso_max_segs);
+		dump_long(out, "gso_ipv4_max_size", nd->gso_ipv4_max_size);
+		dump_long(out, "gro_max_size", nd->gro_max_size);
+		dump_long(out, "tso_max_size", nd->tso_max_size);
+		dump_long(out, "tso_max_segs", nd->tso_max_segs);
+		dump_long(out, "txq", nd->n_txq);
+		dump_long(out, "rxq", nd->n_rxq);
+		fprintf(out, "\n");
+	}
+	for (const struct pd_feature *f = nd->features; f; f = f->next)
+		fprintf(out, "    feature %s: %s%s%s\n", f->name,
+		    f->on == PD_YES ? "on" : f->on == PD_NO ? "off" : "?",
+		    f->fixed ? " fixed" : "", f->requested == PD_YES ?
+		    " requested-on" : f->requested == PD_NO ?
+		    " requested-off" : "");
+	for (const struct pd_snapshot *sn = nd->snaps; sn; sn = sn->next)
+		fprintf(out, "    snapshot %s at %lld ms: %u counters\n",
+		    sn->member, (long long)sn->time_ms, sn->n_counters);
+	for (int c = 0; c < PD_CTR_COUNT; c++) {
+		const struct pd_ctr_value *v = &nd->ctr[c];
+
+		if (!v->known)
+			continue;
+		fprintf(out, "    %s: total %llu from %u counter%s",
+		    pd_ctr_name((enum pd_ctr)c),
+		    (unsigned long long)v->total, v->n_names,
+		    v->n_names == 1 ? "" : "s");
+		if (v->is_rate)
+			fprintf(out, "; rate %.0f/s", v->per_s);
+		fprintf(out, "\n");
+	}
+}
+
+static void
 dump_host(FILE *out, const struct pd_host *h)
 {
 	fprintf(out, "host %s\n", h->name ? h->name : "?");
@@ -106,7 +177,8 @@ dump_host(FILE *out, const struct pd_host *h)
 	dump_ev(out, "  ", "iommu evidence", &h->iommu.ev);
 	fprintf(out, "  have:");
 	static const char *const bits[] = { "pci", "pcie-link",
-		"pci-topology", "cmdline", "arch", "profile", "port-speed" };
+		"pci-topology", "cmdline", "arch", "profile", "port-speed",
+		"nic-stats", "nic-features", "sysctl", "netdev-pci" };
 	for (unsigned i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
 		if (h->have & (1u << i))
 			fprintf(out, " %s", bits[i]);
@@ -121,6 +193,24 @@ dump_host(FILE *out, const struct pd_host *h)
 			    (unsigned)e->secondary, (unsigned)e->subordinate);
 		fprintf(out, "\n");
 	}
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
+		dump_netdev(out, nd);
+	for (const struct pd_card *c = h->cards; c; c = c->next) {
+		fprintf(out, "  card %s", c->desc ? c->desc : "?");
+		if (c->has_dsn)
+			fprintf(out, " serial %016" PRIx64, c->dsn);
+		fprintf(out, ":");
+		for (unsigned i = 0; i < c->n_pfs; i++)
+			fprintf(out, " %s%s%s%s", c->pfs[i]->bdf,
+			    c->pfs[i]->netdev ? "=" : "",
+			    c->pfs[i]->netdev ? c->pfs[i]->netdev->name : "",
+			    c->pfs[i]->root_port ? "" : "(no root port)");
+		fprintf(out, "\n");
+	}
+	for (const struct pd_kv *kv = h->sysctl; kv; kv = kv->next)
+		fprintf(out, "  sysctl %s = %s\n", kv->key, kv->val);
+	for (const struct pd_model_note *n = h->notes; n; n = n->next)
+		fprintf(out, "  note: %s\n", n->msg);
 }
 
 void

@@ -2,6 +2,7 @@
  * mode from the command line and architecture, display names and the
  * PD_HAVE_* bits the rules' preconditions test. */
 #include <string.h>
+#include "finalize.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
@@ -267,7 +268,8 @@ pd_model_finalize(struct pd_model *m)
 		cut_cycles(h);
 		arch_from_cmdline(h);
 		derive_iommu(h);
-		h->have = have_bits(h);
+		pd_finalize_nic(h, m->arena);
+		h->have = have_bits(h) | pd_finalize_nic_have(h);
 	}
 	name_hosts(m);
 }

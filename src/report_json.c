@@ -1,7 +1,10 @@
 /* JSON report (schema in formats/report.schema.json), built with jansson
  * in a fixed key order. */
 #include <jansson.h>
+#include <math.h>
+#include <stdio.h>
 #include "pathdoctor/bundle.h"
+#include "pathdoctor/cardlink.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
@@ -82,6 +85,61 @@ member(const struct pd_member_result *mr)
 }
 
 static json_t *
+tri_json(enum pd_tri t)
+{
+	return t == PD_UNKNOWN ? json_null() : json_boolean(t == PD_YES);
+}
+
+static json_t *
+card(const struct pd_card *c)
+{
+	json_t *o = json_object(), *pfs = json_array();
+	char serial[24];
+
+	snprintf(serial, sizeof(serial), "%016llx", (unsigned long long)c->dsn);
+	json_object_set_new(o, "description", str_or_null(c->desc));
+	json_object_set_new(o, "serial", c->has_dsn ? json_string(serial) :
+	    json_null());
+	for (unsigned i = 0; i < c->n_pfs; i++) {
+		struct pd_pf_path p;
+		json_t *j = json_object();
+		char link[16];
+
+		pd_pf_path(c->pfs[i], &p);
+		pd_link_name(link, sizeof(link), p.mts, p.width);
+		json_object_set_new(j, "pf", json_string(p.pf->bdf));
+		json_object_set_new(j, "netdev", p.nd ? json_string(p.nd->name) :
+		    json_null());
+		json_object_set_new(j, "root_port", p.root ?
+		    json_string(p.root->bdf) : json_null());
+		json_object_set_new(j, "link", json_string(link));
+		json_object_set_new(j, "link_ceiling_gbs",
+		    json_real(round(p.ceiling_gbs * 100) / 100));
+		json_object_set_new(j, "port_speed_mbps", p.nd &&
+		    p.nd->speed_mbps >= 0 ? json_integer(p.nd->speed_mbps) :
+		    json_null());
+		json_object_set_new(j, "rx_bytes_per_s", p.rx_known &&
+		    p.rx_is_rate ? json_integer((json_int_t)llround(p.rx)) :
+		    json_null());
+		json_object_set_new(j, "rx_bytes_total", p.nd &&
+		    p.nd->ctr[PD_CTR_RX_BYTES].known ? json_integer((json_int_t)
+		    p.nd->ctr[PD_CTR_RX_BYTES].total) : json_null());
+		const struct pd_feature *lro = p.nd ? pd_netdev_feature(p.nd,
+		    "large-receive-offload") : NULL;
+
+		json_object_set_new(j, "lro", lro ? tri_json(lro->on) :
+		    json_null());
+		json_object_set_new(j, "pause_rx", p.nd ?
+		    tri_json(p.nd->pause_rx) : json_null());
+		json_object_set_new(j, "pause_tx", p.nd ?
+		    tri_json(p.nd->pause_tx) : json_null());
+		json_array_append_new(pfs, j);
+	}
+	json_object_set_new(o, "pfs", pfs);
+	return o;
+}
+
+static json_t *
 host(const struct pd_host *h)
 {
 	json_t *o = json_object(), *io = json_object(), *types = json_array();
@@ -105,6 +163,15 @@ host(const struct pd_host *h)
 	json_object_set_new(io, "reason", str_or_null(h->iommu.reason));
 	json_object_set_new(o, "iommu", io);
 	json_object_set_new(o, "pci_devices", json_integer(h->n_pcidevs));
+	json_object_set_new(o, "netdevs", json_integer(h->n_netdevs));
+	json_t *cs = json_array(), *notes = json_array();
+
+	for (const struct pd_card *c = h->cards; c; c = c->next)
+		json_array_append_new(cs, card(c));
+	json_object_set_new(o, "cards", cs);
+	for (const struct pd_model_note *n = h->notes; n; n = n->next)
+		json_array_append_new(notes, json_string(n->msg));
+	json_object_set_new(o, "notes", notes);
 	return o;
 }
 

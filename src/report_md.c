@@ -1,6 +1,7 @@
 /* Markdown report: pastes cleanly into forum posts and tickets. */
 #include <string.h>
 #include "pathdoctor/bundle.h"
+#include "pathdoctor/cardlink.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
@@ -71,6 +72,29 @@ finding(FILE *out, const struct pd_report *r, size_t i,
 }
 
 static void
+cards(FILE *out, const struct pd_host *h)
+{
+	for (const struct pd_card *c = h->cards; c; c = c->next) {
+		fprintf(out, "\n**Card: %s**", c->desc ? c->desc : "?");
+		if (c->has_dsn)
+			fprintf(out, " (serial %016llx)",
+			    (unsigned long long)c->dsn);
+		fprintf(out, "\n\n| PF | netdev | root port, link | link "
+		    "ceiling | port | receive | LRO | pause |\n"
+		    "|---|---|---|---|---|---|---|---|\n");
+		for (unsigned i = 0; i < c->n_pfs; i++) {
+			struct pd_card_row r;
+
+			pd_card_row(c->pfs[i], &r);
+			fprintf(out, "| %s | ", r.pf);
+			cell(out, r.netdev);
+			fprintf(out, " | %s | %s | %s | %s | %s | %s |\n",
+			    r.link, r.ceiling, r.port, r.rx, r.lro, r.pause);
+		}
+	}
+}
+
+static void
 hosts(FILE *out, const struct pd_model *m)
 {
 	fprintf(out, "\n## Hosts\n");
@@ -97,7 +121,14 @@ hosts(FILE *out, const struct pd_model *m)
 				fputc(*p == '`' ? '\'' : *p, out);
 			fprintf(out, "`\n");
 		}
-		fprintf(out, "- PCI devices: %u\n", h->n_pcidevs);
+		fprintf(out, "- PCI devices: %u; network interfaces: %u\n",
+		    h->n_pcidevs, h->n_netdevs);
+		for (const struct pd_model_note *n = h->notes; n; n = n->next) {
+			fprintf(out, "- Note: ");
+			cell(out, n->msg);
+			fprintf(out, "\n");
+		}
+		cards(out, h);
 	}
 }
 

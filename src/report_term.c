@@ -1,5 +1,6 @@
 /* Terminal report: compact, coloured on a TTY unless NO_COLOR is set. */
 #include "pathdoctor/bundle.h"
+#include "pathdoctor/cardlink.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
@@ -82,10 +83,30 @@ render_term(const struct pd_report *r, FILE *out)
 	for (const struct pd_note *n = r->coverage->bundle.notes; n;
 	    n = n->next)
 		fprintf(out, "%sbundle%s %s\n", s->red, s->off, n->msg);
-	for (const struct pd_host *h = r->model->hosts; h; h = h->next)
-		fprintf(out, "%shost%s %s: %s, iommu %s, %u PCI devices\n",
-		    s->dim, s->off, h->name, pd_arch_name(h->arch),
-		    pd_iommu_mode_name(h->iommu.mode), h->n_pcidevs);
+	for (const struct pd_host *h = r->model->hosts; h; h = h->next) {
+		fprintf(out, "%shost%s %s: %s, iommu %s, %u PCI devices, %u "
+		    "interfaces\n", s->dim, s->off, h->name,
+		    pd_arch_name(h->arch), pd_iommu_mode_name(h->iommu.mode),
+		    h->n_pcidevs, h->n_netdevs);
+		for (const struct pd_model_note *n = h->notes; n; n = n->next)
+			fprintf(out, "  %snote%s %s\n", s->yellow, s->off,
+			    n->msg);
+		for (const struct pd_card *c = h->cards; c; c = c->next) {
+			fprintf(out, "  %scard%s %s\n", s->bold, s->off,
+			    c->desc ? c->desc : "?");
+			fprintf(out, "    %-12s %-10s %-20s %-18s %-9s %-16s "
+			    "%-4s %s\n", "PF", "netdev", "root port, link",
+			    "ceiling", "port", "receive", "LRO", "pause");
+			for (unsigned i = 0; i < c->n_pfs; i++) {
+				struct pd_card_row w;
+
+				pd_card_row(c->pfs[i], &w);
+				fprintf(out, "    %-12s %-10s %-20s %-18s %-9s "
+				    "%-16s %-4s %s\n", w.pf, w.netdev, w.link,
+				    w.ceiling, w.port, w.rx, w.lro, w.pause);
+			}
+		}
+	}
 	return ferror(out) ? -1 : 0;
 }
 

@@ -50,6 +50,25 @@ pd_text_head_line(const unsigned char *p, size_t n, unsigned i, char *out,
 	return true;
 }
 
+bool
+pd_text_content_line(const unsigned char *p, size_t n, unsigned i,
+    char *out, size_t cap)
+{
+	unsigned seen = 0;
+
+	for (unsigned k = 0; k < 4096; k++) {
+		if (!pd_text_head_line(p, n, k, out, cap))
+			return false;
+		const char *s = pd_skip_space(out);
+
+		if (*s == '\0' || *s == '#')
+			continue;
+		if (seen++ == i)
+			return true;
+	}
+	return false;
+}
+
 const char *
 pd_skip_space(const char *s)
 {
@@ -120,4 +139,47 @@ pd_list_has(const char *list, const char *item, size_t n)
 		p += k + (p[k] == ',');
 	}
 	return false;
+}
+
+static void
+trim_key(const char **key, size_t *klen)
+{
+	while (*klen && ((*key)[0] == ' ' || (*key)[0] == '\t')) {
+		(*key)++;
+		(*klen)--;
+	}
+	while (*klen && ((*key)[*klen - 1] == ' ' || (*key)[*klen - 1] == '\t'))
+		(*klen)--;
+}
+
+bool
+pd_split_colon(const char *line, const char **key, size_t *klen,
+    const char **val)
+{
+	const char *c = strchr(line, ':');
+
+	if (!c)
+		return false;
+	*key = line;
+	*klen = (size_t)(c - line);
+	trim_key(key, klen);
+	*val = pd_skip_space(c + 1);
+	return true;
+}
+
+bool
+pd_split_last_colon(const char *line, const char **key, size_t *klen,
+    const char **val)
+{
+	const char *c = NULL;
+
+	for (const char *p = strstr(line, ": "); p; p = strstr(p + 1, ": "))
+		c = p;
+	if (!c)
+		return false;
+	*key = line;
+	*klen = (size_t)(c - line);
+	trim_key(key, klen);
+	*val = pd_skip_space(c + 1);
+	return true;
 }

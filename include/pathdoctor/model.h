@@ -29,6 +29,10 @@ enum pd_have {
 	PD_HAVE_ARCH = 1u << 4,		/* uname, cpuinfo or lscpu */
 	PD_HAVE_PROFILE = 1u << 5,	/* a CPU profile (perf) */
 	PD_HAVE_PORT_SPEED = 1u << 6,	/* NIC port speeds (ethtool) */
+	PD_HAVE_NIC_STATS = 1u << 7,	/* ethtool -S of a netdev */
+	PD_HAVE_NIC_FEATURES = 1u << 8,	/* ethtool -k */
+	PD_HAVE_SYSCTL = 1u << 9,	/* sysctl -a or sysctl net */
+	PD_HAVE_NETDEV_PCI = 1u << 10,	/* a netdev joined to its PCI device */
 };
 
 struct pd_evidence {
@@ -88,6 +92,107 @@ struct pd_pcidev {
 	/* topology, filled by pd_model_finalize */
 	struct pd_pcidev *parent;	/* the bridge above, NULL at the top */
 	const char *parent_source;	/* "lspci-tv", "bus ranges" */
+	struct pd_pcidev *root_port;	/* the root port above, if any */
+	struct pd_netdev *netdev;	/* joined on ethtool -i bus-info */
+};
+
+/* Canonical counter meanings (src/counter_alias.c maps driver names). */
+enum pd_ctr {
+	PD_CTR_RX_BYTES = 0,	/* bytes received by this function */
+	PD_CTR_RX_BYTES_PORT,	/* bytes received by the physical port */
+	PD_CTR_RX_DROPS,	/* dropped by the NIC for lack of buffers */
+	PD_CTR_PAUSE_RX,	/* pause frames received */
+	PD_CTR_PAUSE_TX,	/* pause frames sent */
+	PD_CTR_COUNT,
+};
+
+struct pd_counter {
+	struct pd_counter *next;	/* sorted by name */
+	const char *name;		/* as printed ("[0]: rx_discards") */
+	uint64_t value;
+	uint32_t line;
+	const char *text;		/* the line, for evidence */
+};
+
+/* One ethtool -S dump. */
+struct pd_snapshot {
+	struct pd_snapshot *next;	/* sorted by time, then member */
+	const char *member;
+	int64_t time_ms;		/* unix time in ms; -1 unknown */
+	struct pd_counter *counters;
+	unsigned n_counters;
+};
+
+/* A canonical counter over the snapshots: a rate where two or more
+ * snapshots have known times, else the since-boot total. */
+struct pd_ctr_value {
+	bool known;
+	bool is_rate;			/* per_s valid; else only total */
+	double per_s;
+	uint64_t total;			/* the last snapshot's value */
+	unsigned n_names;		/* driver counters summed into it */
+	struct pd_evidence ev_first, ev_last;
+};
+
+struct pd_feature {
+	struct pd_feature *next;	/* sorted by name */
+	const char *name;		/* "large-receive-offload" */
+	enum pd_tri on;
+	bool fixed;
+	enum pd_tri requested;		/* "[requested on]" */
+	struct pd_evidence ev;
+};
+
+struct pd_netdev {
+	struct pd_netdev *next;		/* sorted by name */
+	const char *name;
+	/* ethtool -i */
+	const char *driver, *driver_version, *firmware;
+	const char *bus_info;		/* "0000:01:00.0" when PCI */
+	struct pd_evidence ev_driver;
+	/* ethtool */
+	int speed_mbps;			/* -1 unknown, 0 "Unknown!" */
+	const char *duplex;
+	enum pd_tri link;
+	struct pd_evidence ev_speed;
+	/* ethtool -a */
+	enum pd_tri pause_autoneg, pause_rx, pause_tx;
+	struct pd_evidence ev_pause;
+	/* ethtool -k */
+	struct pd_feature *features;
+	/* ethtool -S */
+	struct pd_snapshot *snaps;
+	unsigned n_snaps;
+	/* ip -d link */
+	int ifindex, mtu;		/* -1 unknown */
+	const char *flags, *state, *master, *kind, *tun_type, *link_parent;
+	long gso_max_size, gso_max_segs, gso_ipv4_max_size, gro_max_size;
+	long tso_max_size, tso_max_segs;	/* -1 unknown */
+	int n_txq, n_rxq;		/* -1 unknown */
+	struct pd_evidence ev_iplink, ev_gso;
+	/* derived by pd_model_finalize */
+	struct pd_pcidev *pci;
+	struct pd_ctr_value ctr[PD_CTR_COUNT];
+};
+
+/* The PFs of one adapter: same Device Serial Number, else the same
+ * vendor/device on functions of one device. */
+#define PD_CARD_MAX_PFS 16
+
+struct pd_card {
+	struct pd_card *next;		/* sorted by first PF */
+	const char *desc;
+	bool has_dsn;
+	uint64_t dsn;
+	struct pd_pcidev *pfs[PD_CARD_MAX_PFS];	/* sorted by bdf */
+	unsigned n_pfs;
+};
+
+/* Notes the model itself raises (a counter that went backwards). */
+struct pd_model_note {
+	struct pd_model_note *next;
+	const char *msg;
+	struct pd_evidence ev;
 };
 
 /* An edge read from lspci -tv: device bdf sits below bridge parent. */
@@ -143,6 +248,12 @@ struct pd_host {
 	struct pd_pcidev *pcidevs;
 	unsigned n_pcidevs;
 	struct pd_pci_edge *pci_edges;
+
+	struct pd_netdev *netdevs;
+	unsigned n_netdevs;
+	struct pd_kv *sysctl;		/* sorted by key, last value wins */
+	struct pd_card *cards;		/* derived */
+	struct pd_model_note *notes;	/* derived, in order */
 };
 
 struct pd_model {
@@ -177,6 +288,26 @@ const struct pd_kv *pd_host_cmdline_last(const struct pd_host *h,
 /* True when any pci= token lists the option (pci=a,b,c). */
 const struct pd_kv *pd_host_cmdline_pci_opt(const struct pd_host *h,
     const char *opt);
+
+/* Lookup-or-create by interface name, keeping the list sorted. */
+struct pd_netdev *pd_host_netdev(struct pd_host *h, struct pd_arena *a,
+    const char *name);
+const struct pd_netdev *pd_host_find_netdev(const struct pd_host *h,
+    const char *name);
+struct pd_snapshot *pd_netdev_snapshot(struct pd_netdev *nd,
+    struct pd_arena *a, const char *member, int64_t time_ms);
+const struct pd_feature *pd_netdev_feature(const struct pd_netdev *nd,
+    const char *name);
+/* Sets a sysctl (keys with '/' are normalised to dots). */
+void pd_host_sysctl_set(struct pd_host *h, struct pd_arena *a,
+    const char *key, const char *val, const struct pd_evidence *ev);
+const struct pd_kv *pd_host_sysctl(const struct pd_host *h, const char *key);
+/* A sysctl as an integer; false when absent or not a number. */
+bool pd_host_sysctl_int(const struct pd_host *h, const char *key,
+    long *out);
+void pd_host_note(struct pd_host *h, struct pd_arena *a,
+    const struct pd_evidence *ev, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 void pd_evidence_set(struct pd_evidence *ev, struct pd_arena *a,
     const char *member, uint32_t line, const char *text, size_t len);

@@ -12,11 +12,22 @@ bool pd_text_plausible(const unsigned char *p, size_t n);
  * truncated to cap-1); returns false when the head has no such line. */
 bool pd_text_head_line(const unsigned char *p, size_t n, unsigned i,
     char *out, size_t cap);
+/* Like pd_text_head_line, counting only lines that are neither blank
+ * nor comments ('#'): collectors and users annotate outputs. */
+bool pd_text_content_line(const unsigned char *p, size_t n, unsigned i,
+    char *out, size_t cap);
 const char *pd_skip_space(const char *s);
 bool pd_starts_with(const char *s, const char *prefix);
 /* Parses a decimal (or 0x hex when base 0) number at s; stores the end.
  * Returns false on no digits or overflow. */
 bool pd_parse_u64(const char *s, int base, uint64_t *out, const char **end);
+/* Splits "  key : value" at the first colon: key trimmed (length in
+ * *klen), value with leading blanks skipped.  False without a colon. */
+bool pd_split_colon(const char *line, const char **key, size_t *klen,
+    const char **val);
+/* Splits at the LAST ": " (ethtool -S names may hold colons). */
+bool pd_split_last_colon(const char *line, const char **key, size_t *klen,
+    const char **val);
 /* True when the comma-separated list holds the item's first n bytes
  * as one element ("on,sm_on" holds "sm_on"). */
 bool pd_list_has(const char *list, const char *item, size_t n);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "pathdoctor/arena.h"
+#include "pathdoctor/cardlink.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/gain.h"
 #include "pathdoctor/model.h"
@@ -41,6 +42,30 @@ path_mps_cap(const struct pd_pcidev *d, bool *complete,
 			break;
 	}
 	return cap;
+}
+
+/* What the ports behind a link's functions can deliver, in GB/s of TCP
+ * payload; 0 when a function's port speed is not known. */
+static double
+ports_gbs(const struct pd_pcidev **grp, unsigned n)
+{
+	double sum = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct pd_pf_path p;
+
+		pd_pf_path(grp[i], &p);
+		if (p.port_gbs <= 0)
+			return 0;
+		sum += p.port_gbs;
+	}
+	return sum;
+}
+
+static double
+min_d(double a, double b)
+{
+	return a < b ? a : b;
 }
 
 static void
@@ -128,7 +153,11 @@ emit_mps(const struct pd_rule *self, const struct pd_host *h,
 	link_rate(first, &mts, &width);
 	double old_c = pd_pcie_ceiling_gbs(mts, width, cur);
 	double new_c = pd_pcie_ceiling_gbs(mts, width, best);
-	int hi = pd_gain_tenths(pd_pcie_tlp_eff(best) / pd_pcie_tlp_eff(cur));
+	double ports = ports_gbs(grp, n);
+	int model = pd_gain_tenths(pd_pcie_tlp_eff(best) /
+	    pd_pcie_tlp_eff(cur));
+	int hi = ports > 0 ? pd_gain_tenths(min_d(new_c, ports) /
+	    min_d(old_c, ports)) : model;
 	struct pd_finding *f = pd_finding_new(out, self, h, subject);
 
 	f->gain_hi = hi;
@@ -156,13 +185,21 @@ emit_mps(const struct pd_rule *self, const struct pd_host *h,
 	    "model), used as the low end", cur, cur,
 	    100 * pd_pcie_tlp_eff(cur), best, best,
 	    100 * pd_pcie_tlp_eff(best), hi / 10.0);
+	if (ports > 0 && hi < model)
+		f->summary = pd_arena_printf(out->arena, "%s Its ports deliver "
+		    "at most %.1f GB/s of TCP payload, so %s.", f->summary,
+		    ports, hi == 0 ? "the link is not the bottleneck and more "
+		    "MaxPayload gains nothing" : "only part of that is usable");
+	if (ports > 0)
+		f->gain_basis = pd_arena_printf(out->arena, "%s; the ports "
+		    "behind the link deliver at most %.1f GB/s, which caps the "
+		    "gain at %.1f %%", f->gain_basis, ports, hi / 10.0);
 	f->confidence = complete ? 80 : root ? 50 : 40;
 	f->confidence_note = !root ? "the ports above the device are not in "
 	    "the bundle (add lspci -tv and the bridges' lspci -vv): their "
 	    "MaxPayload capability is assumed" : !complete ? "a port on the "
 	    "way to the root port has no readable DevCap" : NULL;
-	if (!(h->have & PD_HAVE_PORT_SPEED) && f->confidence >
-	    BOTTLENECK_UNKNOWN_CONF) {
+	if (ports <= 0 && f->confidence > BOTTLENECK_UNKNOWN_CONF) {
 		f->confidence = BOTTLENECK_UNKNOWN_CONF;
 		f->confidence_note = "nothing in the bundle tells whether this "
 		    "link is the bottleneck (no port speed or observed "
@@ -312,8 +349,13 @@ emit_link(const struct pd_rule *self, const struct pd_host *h,
 	double could = pd_pcie_raw_gbs(cap_mts, cap_w);
 	struct pd_finding *f = pd_finding_new(out, self, h, subject);
 	bool width = d->lnksta_width < cap_w;
+	double ports = ports_gbs(grp, n);
+	double payload = pd_pcie_tlp_eff(d->mps > 0 ? d->mps : 128) *
+	    (1 - PD_LINK_OVERHEAD);
 
-	f->gain_lo = f->gain_hi = pd_gain_tenths(could / now);
+	f->gain_lo = f->gain_hi = ports > 0 ?
+	    pd_gain_tenths(min_d(could * payload, ports) /
+	    min_d(now * payload, ports)) : pd_gain_tenths(could / now);
 	pd_finding_summary(out, f, "%s (%s) trained at %s x%d although %s "
 	    "support%s %s x%d: %.2f GB/s raw instead of %.2f GB/s.", subject,
 	    d->class_name ? d->class_name : "device",
@@ -323,6 +365,16 @@ emit_link(const struct pd_rule *self, const struct pd_host *h,
 	f->gain_basis = pd_arena_printf(out->arena, "model: raw link rate "
 	    "%.2f -> %.2f GB/s (transfer rate x lanes x line encoding), "
 	    "realised only where this link is the bottleneck", now, could);
+	if (ports > 0) {
+		f->gain_basis = pd_arena_printf(out->arena, "%s; its ports "
+		    "deliver at most %.1f GB/s of TCP payload", f->gain_basis,
+		    ports);
+		if (f->gain_hi == 0)
+			f->summary = pd_arena_printf(out->arena, "%s Its ports "
+			    "deliver at most %.1f GB/s, below even the trained "
+			    "link's ceiling: no throughput gain.", f->summary,
+			    ports);
+	}
 	f->confidence = 70;
 	if (gpu && !width) {
 		f->confidence = 25;
@@ -332,7 +384,7 @@ emit_link(const struct pd_rule *self, const struct pd_host *h,
 		f->confidence = 35;
 		f->confidence_note = "the other end of this link is not in the "
 		    "bundle and may support only the trained speed and width";
-	} else if (!(h->have & PD_HAVE_PORT_SPEED)) {
+	} else if (ports <= 0) {
 		f->confidence = BOTTLENECK_UNKNOWN_CONF;
 		f->confidence_note = "nothing in the bundle tells whether this "
 		    "link is the bottleneck";

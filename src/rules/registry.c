@@ -5,10 +5,12 @@
 
 extern const struct pd_rule_group pd_rules_pcie;
 extern const struct pd_rule_group pd_rules_iommu;
+extern const struct pd_rule_group pd_rules_nic;
 
 const struct pd_rule_group *const pd_rule_groups[] = {
 	&pd_rules_iommu,
 	&pd_rules_pcie,
+	&pd_rules_nic,
 	NULL,
 };
 
@@ -32,6 +34,12 @@ static const struct { unsigned bit; const char *text; } needs[] = {
 	{ PD_HAVE_PROFILE, "a CPU profile: perf record -a -g (perf.data with "
 	    "/proc/kallsyms), perf script or perf report --stdio output" },
 	{ PD_HAVE_PORT_SPEED, "NIC port speeds: ethtool IF output" },
+	{ PD_HAVE_NIC_STATS, "NIC counters: ethtool -S IF, twice some seconds "
+	    "apart (ethtool-S/IF@UNIX-SECONDS.txt)" },
+	{ PD_HAVE_NIC_FEATURES, "NIC offloads: ethtool -k IF output" },
+	{ PD_HAVE_SYSCTL, "kernel settings: sysctl -a or sysctl net" },
+	{ PD_HAVE_NETDEV_PCI, "which PCI function each interface is: ethtool "
+	    "-i IF (bus-info) or ip -d link, with lspci -vv" },
 };
 
 const char *

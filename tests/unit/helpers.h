@@ -78,5 +78,6 @@ int test_group_sniff(void);
 int test_group_rules(void);
 int test_group_bundle(void);
 int test_group_input(void);
+int test_group_nic(void);
 
 #endif

@@ -14,5 +14,6 @@ main(void)
 	failed += test_group_sniff();
 	failed += test_group_rules();
 	failed += test_group_bundle();
+	failed += test_group_nic();
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,25 @@
+/* Driver counters: what they mean (a per-driver alias table) and how
+ * snapshots become rates. */
+#ifndef PD_COUNTERS_H
+#define PD_COUNTERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "model.h"
+
+/* The canonical meaning of a driver's counter.  tier 0 is a total the
+ * driver prints itself, tier 1 a per-queue or per-ring part that is
+ * summed only when no total exists.  driver NULL: not known. */
+bool pd_counter_alias(const char *driver, const char *name,
+    enum pd_ctr *ctr, int *tier);
+const char *pd_ctr_name(enum pd_ctr c);
+
+/* prev -> cur of a counter: false when it went backwards (a driver
+ * reload or reset); a 32-bit counter that wrapped is unwrapped. */
+bool pd_counter_delta(uint64_t prev, uint64_t cur, uint64_t *delta);
+
+/* Fills nd->ctr[] from the snapshots; notes resets on the host. */
+void pd_netdev_counters(struct pd_host *h, struct pd_netdev *nd,
+    struct pd_arena *a);
+
+#endif

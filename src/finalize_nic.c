@@ -1,0 +1,114 @@
+/* Network joins after the walk: each netdev to its PCI function (ethtool
+ * -i bus-info, or ip -d link parentdev), each function to its root port,
+ * the PFs of one adapter into a card, and counter snapshots into totals
+ * and rates. */
+#include <string.h>
+#include "finalize.h"
+#include "pathdoctor/arena.h"
+#include "pathdoctor/counters.h"
+#include "pathdoctor/model.h"
+
+static bool
+is_network(const struct pd_pcidev *d)
+{
+	const char *c = d->class_name ? d->class_name : "";
+
+	return (d->class_code >= 0 && (d->class_code >> 8) == 0x02) ||
+	    strcmp(c, "Ethernet controller") == 0 ||
+	    strcmp(c, "Network controller") == 0 ||
+	    strcmp(c, "Infiniband controller") == 0;
+}
+
+static void
+join_pci(struct pd_host *h)
+{
+	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
+		if (!nd->bus_info)
+			continue;
+		for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)
+			if (strcmp(d->bdf, nd->bus_info) == 0) {
+				nd->pci = d;
+				if (!d->netdev)
+					d->netdev = nd;
+				break;
+			}
+	}
+	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next) {
+		unsigned steps = 0;
+
+		for (struct pd_pcidev *p = d->parent; p && steps < 64;
+		    p = p->parent, steps++)
+			if (p->port == PD_PORT_ROOT) {
+				d->root_port = p;
+				break;
+			}
+	}
+}
+
+static bool
+same_card(const struct pd_card *c, const struct pd_pcidev *d)
+{
+	const struct pd_pcidev *f = c->pfs[0];
+
+	if (c->has_dsn && d->has_dsn && d->dsn != 0)
+		return c->dsn == d->dsn;
+	return !c->has_dsn && !(d->has_dsn && d->dsn) &&
+	    f->domain == d->domain && f->bus == d->bus && f->dev == d->dev &&
+	    f->desc && d->desc && strcmp(f->desc, d->desc) == 0;
+}
+
+static void
+group_cards(struct pd_host *h, struct pd_arena *a)
+{
+	struct pd_card **tail = &h->cards;
+
+	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next) {
+		struct pd_card *c;
+
+		if (d->is_vf || !is_network(d))
+			continue;
+		for (c = h->cards; c; c = c->next)
+			if (same_card(c, d))
+				break;
+		if (!c) {
+			c = pd_arena_alloc(a, sizeof(*c));
+			c->desc = d->desc;
+			c->has_dsn = d->has_dsn && d->dsn != 0;
+			c->dsn = d->dsn;
+			*tail = c;
+			tail = &c->next;
+		}
+		if (c->n_pfs < PD_CARD_MAX_PFS)
+			c->pfs[c->n_pfs++] = d;	/* pcidevs are in bdf order */
+	}
+}
+
+void
+pd_finalize_nic(struct pd_host *h, struct pd_arena *a)
+{
+	join_pci(h);
+	group_cards(h, a);
+	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
+		pd_netdev_counters(h, nd, a);
+}
+
+unsigned
+pd_finalize_nic_have(const struct pd_host *h)
+{
+	unsigned have = 0;
+
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
+		if (nd->n_snaps)
+			have |= PD_HAVE_NIC_STATS;
+		if (nd->features)
+			have |= PD_HAVE_NIC_FEATURES;
+		if (nd->pci) {
+			have |= PD_HAVE_NETDEV_PCI;
+			if (nd->speed_mbps > 0)
+				have |= PD_HAVE_PORT_SPEED;
+		}
+	}
+	if (h->sysctl)
+		have |= PD_HAVE_SYSCTL;
+	return have;
+}

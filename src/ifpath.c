@@ -1,0 +1,160 @@
+/* Interface names and snapshot times from member paths. */
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/format.h"
+#include "pathdoctor/ifpath.h"
+#include "pathdoctor/text.h"
+
+static const char *const extensions[] = { ".txt", ".out", ".log", ".gz",
+	NULL };
+
+/* Command prefixes of sosreport and collector file names, longest
+ * first so that "ethtool_-S_" wins over "ethtool_". */
+static const char *const prefixes[] = {
+	"ethtool_-S_", "ethtool_-i_", "ethtool_-k_", "ethtool_-a_",
+	"ethtool-S_", "ethtool-i_", "ethtool-k_", "ethtool-a_",
+	"ethtool-S-", "ethtool-i-", "ethtool-k-", "ethtool-a-",
+	"ethtool_", NULL,
+};
+
+bool
+pd_parse_unix_time(const char *s, int64_t *ms, const char **end)
+{
+	uint64_t sec, frac = 0;
+	const char *e;
+	int digits = 0;
+
+	if (!pd_parse_u64(s, 10, &sec, &e) || sec > 100000000000ull)
+		return false;
+	if (*e == '.') {
+		e++;
+		while (*e >= '0' && *e <= '9') {
+			if (digits < 3) {
+				frac = frac * 10 + (uint64_t)(*e - '0');
+				digits++;
+			}
+			e++;
+		}
+		while (digits < 3) {
+			frac *= 10;
+			digits++;
+		}
+	}
+	*ms = (int64_t)(sec * 1000 + frac);
+	if (end)
+		*end = e;
+	return true;
+}
+
+/* The base name without a known extension: [*start, *len). */
+static void
+base_of(const char *path, const char **start, size_t *len)
+{
+	const char *b = strrchr(path, '/');
+
+	b = b ? b + 1 : path;
+	size_t n = strlen(b);
+
+	for (int again = 1; again;) {
+		again = 0;
+		for (const char *const *x = extensions; *x; x++) {
+			size_t k = strlen(*x);
+
+			if (n > k && memcmp(b + n - k, *x, k) == 0) {
+				n -= k;
+				again = 1;
+			}
+		}
+	}
+	*start = b;
+	*len = n;
+}
+
+/* Position of "@<time>" at the end of [b, b+n), or n. */
+static size_t
+time_at(const char *b, size_t n)
+{
+	for (size_t i = n; i > 0; i--)
+		if (b[i - 1] == '@') {
+			for (size_t k = i; k < n; k++)
+				if (!((b[k] >= '0' && b[k] <= '9') || b[k] == '.'))
+					return n;
+			return i < n ? i - 1 : n;
+		}
+	return n;
+}
+
+bool
+pd_time_from_path(const char *path, int64_t *ms)
+{
+	const char *b, *end;
+	size_t n;
+
+	base_of(path, &b, &n);
+	size_t at = time_at(b, n);
+
+	if (at == n)
+		return false;
+	char buf[32];
+
+	if (n - at - 1 >= sizeof(buf))
+		return false;
+	memcpy(buf, b + at + 1, n - at - 1);
+	buf[n - at - 1] = '\0';
+	return pd_parse_unix_time(buf, ms, &end) && *end == '\0';
+}
+
+const char *
+pd_ifname_from_path(struct pd_arena *a, const char *path)
+{
+	const char *b;
+	size_t n;
+
+	base_of(path, &b, &n);
+	n = time_at(b, n);
+	for (const char *const *p = prefixes; *p; p++) {
+		size_t k = strlen(*p);
+
+		if (n > k && memcmp(b, *p, k) == 0) {
+			b += k;
+			n -= k;
+			break;
+		}
+	}
+	if (n == 0)
+		return NULL;
+	char *name = pd_arena_strndup(a, b, n);
+
+	/* "ethtool-S.txt" names a command, not an interface */
+	return pd_format_find(name) ? NULL : name;
+}
+
+bool
+pd_ifname_valid(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > 15)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (name[i] == ' ' || name[i] == ':' || name[i] == '/' ||
+		    (unsigned char)name[i] <= 0x20)
+			return false;
+	return true;
+}
+
+const char *
+pd_ifname_from_header(struct pd_arena *a, const char *line,
+    const char *prefix)
+{
+	const char *p = pd_skip_space(line);
+
+	if (!pd_starts_with(p, prefix))
+		return NULL;
+	p += strlen(prefix);
+	size_t n = strlen(p);
+
+	while (n && (p[n - 1] == ' ' || p[n - 1] == ':'))
+		n--;
+	return n ? pd_arena_strndup(a, p, n) : NULL;
+}

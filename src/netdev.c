@@ -1,0 +1,149 @@
+/* Network interfaces and sysctls in the host model: sorted lookups. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/text.h"
+
+struct pd_netdev *
+pd_host_netdev(struct pd_host *h, struct pd_arena *a, const char *name)
+{
+	struct pd_netdev **pp = &h->netdevs;
+
+	for (; *pp; pp = &(*pp)->next) {
+		int c = strcmp((*pp)->name, name);
+
+		if (c == 0)
+			return *pp;
+		if (c > 0)
+			break;
+	}
+	struct pd_netdev *nd = pd_arena_alloc(a, sizeof(*nd));
+
+	nd->name = pd_arena_strdup(a, name);
+	nd->speed_mbps = -1;
+	nd->ifindex = nd->mtu = -1;
+	nd->n_txq = nd->n_rxq = -1;
+	nd->gso_max_size = nd->gso_max_segs = nd->gso_ipv4_max_size = -1;
+	nd->gro_max_size = nd->tso_max_size = nd->tso_max_segs = -1;
+	nd->next = *pp;
+	*pp = nd;
+	h->n_netdevs++;
+	return nd;
+}
+
+const struct pd_netdev *
+pd_host_find_netdev(const struct pd_host *h, const char *name)
+{
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
+		if (strcmp(nd->name, name) == 0)
+			return nd;
+	return NULL;
+}
+
+struct pd_snapshot *
+pd_netdev_snapshot(struct pd_netdev *nd, struct pd_arena *a,
+    const char *member, int64_t time_ms)
+{
+	struct pd_snapshot *s = pd_arena_alloc(a, sizeof(*s)), **pp;
+
+	s->member = member;
+	s->time_ms = time_ms;
+	for (pp = &nd->snaps; *pp; pp = &(*pp)->next) {
+		if ((*pp)->time_ms > time_ms || ((*pp)->time_ms == time_ms &&
+		    strcmp((*pp)->member, member) > 0))
+			break;
+	}
+	s->next = *pp;
+	*pp = s;
+	nd->n_snaps++;
+	return s;
+}
+
+const struct pd_feature *
+pd_netdev_feature(const struct pd_netdev *nd, const char *name)
+{
+	for (const struct pd_feature *f = nd->features; f; f = f->next)
+		if (strcmp(f->name, name) == 0)
+			return f;
+	return NULL;
+}
+
+void
+pd_host_sysctl_set(struct pd_host *h, struct pd_arena *a, const char *key,
+    const char *val, const struct pd_evidence *ev)
+{
+	char *k = pd_arena_strdup(a, key);
+	struct pd_kv **pp = &h->sysctl;
+
+	for (char *p = k; *p; p++)	/* net/ipv4/ip_forward */
+		if (*p == '/')
+			*p = '.';
+	for (; *pp; pp = &(*pp)->next) {
+		int c = strcmp((*pp)->key, k);
+
+		if (c == 0) {
+			(*pp)->val = pd_arena_strdup(a, val);
+			(*pp)->ev = *ev;
+			return;
+		}
+		if (c > 0)
+			break;
+	}
+	struct pd_kv *kv = pd_arena_alloc(a, sizeof(*kv));
+
+	kv->key = k;
+	kv->val = pd_arena_strdup(a, val);
+	kv->ev = *ev;
+	kv->next = *pp;
+	*pp = kv;
+}
+
+const struct pd_kv *
+pd_host_sysctl(const struct pd_host *h, const char *key)
+{
+	for (const struct pd_kv *kv = h->sysctl; kv; kv = kv->next) {
+		int c = strcmp(kv->key, key);
+
+		if (c == 0)
+			return kv;
+		if (c > 0)
+			break;
+	}
+	return NULL;
+}
+
+bool
+pd_host_sysctl_int(const struct pd_host *h, const char *key, long *out)
+{
+	const struct pd_kv *kv = pd_host_sysctl(h, key);
+	char *end;
+
+	if (!kv || !kv->val || !*kv->val)
+		return false;
+	long v = strtol(kv->val, &end, 10);
+
+	if (*pd_skip_space(end) != '\0')
+		return false;
+	*out = v;
+	return true;
+}
+
+void
+pd_host_note(struct pd_host *h, struct pd_arena *a,
+    const struct pd_evidence *ev, const char *fmt, ...)
+{
+	struct pd_model_note *n = pd_arena_alloc(a, sizeof(*n)), **pp;
+	va_list ap;
+
+	va_start(ap, fmt);
+	n->msg = pd_arena_vprintf(a, fmt, ap);
+	va_end(ap);
+	if (ev)
+		n->ev = *ev;
+	for (pp = &h->notes; *pp; pp = &(*pp)->next)
+		;
+	*pp = n;
+}

@@ -1,0 +1,431 @@
+/* NIC rules: a PF of a multi-PF card that carries nothing, and LRO off
+ * on mlx5 ports that receive bulk TCP.
+ *
+ * Idle PF capacity model: NVMe/TCP multipath and similar spread I/O
+ * equally over the paths in use, so with a set S of active PFs the card
+ * delivers at most min over every link L (and every port P) of
+ * ceiling(L) x |S| / |S on L|.  Gain = capacity(all PFs) /
+ * capacity(active PFs) - 1: a whole idle root-port link doubles a
+ * two-link card; one idle PF of four (two per link) gives +33 %. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/cardlink.h"
+#include "pathdoctor/counters.h"
+#include "pathdoctor/finding.h"
+#include "pathdoctor/gain.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/rule.h"
+#include "pathdoctor/status.h"
+
+#define IDLE_SHARE 0.01			/* below 1 % of the busiest PF */
+#define BUSY_RATE 10e6			/* bytes/s that make a PF busy */
+#define BUSY_TOTAL (1ull << 30)		/* since-boot bytes, likewise */
+#define LRO_BULK_RATE 100e6		/* bytes/s of bulk receive */
+#define LRO_BULK_TOTAL (10ull << 30)	/* since-boot bytes, likewise */
+
+struct card_view {
+	struct pd_pf_path p[PD_CARD_MAX_PFS];
+	unsigned n;
+	bool rates;		/* every PF with a netdev has a rate */
+	double busiest;
+};
+
+/* Links are told apart by root port (else by the PF's bus); physical
+ * ports by function number, which socket-direct cards keep per port. */
+static bool
+same_link(const struct pd_pf_path *a, const struct pd_pf_path *b)
+{
+	if (a->root || b->root)
+		return a->root == b->root;
+	return a->pf->domain == b->pf->domain && a->pf->bus == b->pf->bus;
+}
+
+static double
+capacity(const struct card_view *cv, const bool *active)
+{
+	unsigned total = 0;
+	double cap = INFINITY;
+
+	for (unsigned i = 0; i < cv->n; i++)
+		total += active[i];
+	if (total == 0)
+		return 0;
+	for (unsigned i = 0; i < cv->n; i++) {
+		unsigned on_link = 0, on_port = 0;
+
+		if (!active[i])
+			continue;
+		for (unsigned k = 0; k < cv->n; k++) {
+			on_link += active[k] && same_link(&cv->p[i], &cv->p[k]);
+			on_port += active[k] && cv->p[i].pf->fn == cv->p[k].pf->fn;
+		}
+		double l = cv->p[i].ceiling_gbs * total / on_link;
+
+		if (l > 0 && l < cap)
+			cap = l;
+		if (cv->p[i].port_gbs > 0) {
+			double pcap = cv->p[i].port_gbs * total / on_port;
+
+			if (pcap < cap)
+				cap = pcap;
+		}
+	}
+	return cap;
+}
+
+static bool
+view_card(const struct pd_card *c, struct card_view *cv)
+{
+	unsigned rated = 0, known = 0;
+
+	memset(cv, 0, sizeof(*cv));
+	for (unsigned i = 0; i < c->n_pfs; i++) {
+		pd_pf_path(c->pfs[i], &cv->p[cv->n]);
+		if (!cv->p[cv->n].rx_known)
+			continue;
+		known++;
+		rated += cv->p[cv->n].rx_is_rate;
+		cv->n++;
+	}
+	cv->rates = known && rated == known;
+	if (!cv->rates)	/* compare like with like: totals for all */
+		for (unsigned i = 0; i < cv->n; i++)
+			if (cv->p[i].rx_is_rate) {
+				cv->p[i].rx = (double)cv->p[i].nd->
+				    ctr[PD_CTR_RX_BYTES].total;
+				cv->p[i].rx_is_rate = false;
+			}
+	for (unsigned i = 0; i < cv->n; i++)
+		if (cv->p[i].rx > cv->busiest)
+			cv->busiest = cv->p[i].rx;
+	return cv->n >= 2 && cv->busiest >= (cv->rates ? BUSY_RATE :
+	    (double)BUSY_TOTAL);
+}
+
+/* arp_ignore in effect for an interface: the larger of all and IF. */
+static long
+arp_ignore(const struct pd_host *h, const char *ifname, bool *known,
+    const struct pd_kv **ev)
+{
+	char key[96];
+	long all = -1, one = -1;
+
+	*ev = pd_host_sysctl(h, "net.ipv4.conf.all.arp_ignore");
+	pd_host_sysctl_int(h, "net.ipv4.conf.all.arp_ignore", &all);
+	snprintf(key, sizeof(key), "net.ipv4.conf.%s.arp_ignore", ifname);
+	pd_host_sysctl_int(h, key, &one);
+	*known = all >= 0;
+	return all > one ? all : one;
+}
+
+static void
+idle_fix(struct pd_findings *out, struct pd_finding *f, bool flux,
+    const char *ifname)
+{
+	if (flux) {
+		pd_finding_fix(out, f, "sudo sysctl -w net.ipv4.conf.all."
+		    "arp_ignore=1 net.ipv4.conf.all.arp_announce=2");
+		pd_finding_fix(out, f, "printf 'net.ipv4.conf.all.arp_ignore = "
+		    "1\\nnet.ipv4.conf.all.arp_announce = 2\\n' | sudo tee "
+		    "/etc/sysctl.d/90-arp-flux.conf");
+		pd_finding_fix(out, f, "# on each peer, forget the stale "
+		    "neighbour entry (sudo ip neigh flush to ADDRESS-OF-%s), "
+		    "or announce it from here: sudo arping -U -c 3 -I %s "
+		    "ADDRESS-OF-%s", ifname, ifname, ifname);
+	}
+	pd_finding_fix(out, f, "# give every PF its own address and connect "
+	    "through each (one NVMe/TCP path per PF address)");
+}
+
+static void
+emit_idle(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out, const struct card_view *cv, const bool *active)
+{
+	bool all[PD_CARD_MAX_PFS];
+	char subject[256] = "", busy[512] = "", a[32], b[32];
+	const struct pd_pf_path *idle = NULL;
+	double observed = 0;
+
+	for (unsigned i = 0; i < cv->n; i++) {
+		const struct pd_pf_path *p = &cv->p[i];
+		size_t len;
+
+		all[i] = true;
+		if (active[i]) {
+			observed += p->rx;
+			pd_fmt_bytes(a, sizeof(a), p->rx, cv->rates);
+			len = strlen(busy);
+			snprintf(busy + len, sizeof(busy) - len, "%s%s %s",
+			    len ? ", " : "", p->nd->name, a);
+			continue;
+		}
+		if (!idle)
+			idle = p;
+		len = strlen(subject);
+		snprintf(subject + len, sizeof(subject) - len, "%s%s (%s)",
+		    len ? ", " : "", p->nd->name, p->pf->bdf);
+	}
+	double now = capacity(cv, active), full = capacity(cv, all);
+	int hi = now > 0 && isfinite(full / now) ? pd_gain_tenths(full / now) :
+	    0;
+	struct pd_finding *f = pd_finding_new(out, self, h, subject);
+	const struct pd_ctr_value *port = &idle->nd->ctr[PD_CTR_RX_BYTES_PORT];
+	bool port_busy = port->known && (cv->rates ? port->is_rate &&
+	    port->per_s >= IDLE_SHARE * cv->busiest : port->total >= BUSY_TOTAL);
+	const struct pd_kv *ign;
+	bool ign_known;
+	long ignore = arp_ignore(h, idle->nd->name, &ign_known, &ign);
+	bool flux = port_busy && ignore <= 0;
+
+	pd_fmt_bytes(a, sizeof(a), idle->rx, cv->rates);
+	pd_fmt_bytes(b, sizeof(b), port_busy ? (cv->rates ? port->per_s :
+	    (double)port->total) : 0, cv->rates);
+	if (flux)
+		pd_finding_summary(out, f, "%s received %s%s while its sibling "
+		    "PFs received %s; its port counter climbs (%s), so its "
+		    "port's traffic is answered and delivered by another PF: "
+		    "ARP flux (arp_ignore %s).", subject, a, cv->rates ? "" :
+		    " since boot", busy, b, ign_known ? "= 0" : "unknown");
+	else if (port_busy)
+		pd_finding_summary(out, f, "%s received %s%s while its sibling "
+		    "PFs received %s; its port counter climbs (%s) although "
+		    "arp_ignore = %ld: traffic for this port reaches another "
+		    "PF (check addresses and routes).", subject, a,
+		    cv->rates ? "" : " since boot", busy, b, ignore);
+	else
+		pd_finding_summary(out, f, "%s received %s%s while its sibling "
+		    "PFs received %s: nothing connects through it.", subject,
+		    a, cv->rates ? "" : " since boot", busy);
+	f->gain_hi = hi;
+	f->gain_lo = cv->rates && observed / 1e9 >= 0.8 * now ?
+	    (hi * 95 + 50) / 100 : 0;
+	f->gain_basis = pd_arena_printf(out->arena, "model: with I/O shared "
+	    "equally by the PFs in use, the card delivers at most %.1f GB/s "
+	    "now and %.1f GB/s through every PF (the busiest PCIe link or "
+	    "port bounds it); the low end is 0 unless the links are near that "
+	    "limit now (observed %.1f GB/s); measured in a comparable case: "
+	    "GB10 with ConnectX-7, one link 14.8 GB/s, both links 28.9 GB/s "
+	    "(95 %% of the doubling)", now, full, observed / 1e9);
+	if (!cv->rates)
+		f->gain_basis = pd_arena_printf(out->arena, "%s; since-boot "
+		    "totals give no observed rate", f->gain_basis);
+	f->confidence = cv->rates ? 85 : 50;
+	f->confidence_note = cv->rates ? NULL : "since-boot totals only: the "
+	    "PF may have carried traffic earlier; take two ethtool -S "
+	    "snapshots some seconds apart";
+	f->risk = PD_RISK_LOW;
+	f->risk_note = "arp_ignore=1 makes the host answer ARP only for "
+	    "addresses on the receiving interface; setups that rely on replies "
+	    "for other interfaces' addresses (some load balancers) need "
+	    "per-interface settings instead";
+	idle_fix(out, f, flux, idle->nd->name);
+	f->verify = pd_arena_printf(out->arena, "watch -n1 \"ethtool -S %s | "
+	    "grep -w rx_bytes\" climbs under load", idle->nd->name);
+	pd_finding_evidence(f, &idle->nd->ctr[PD_CTR_RX_BYTES].ev_first);
+	pd_finding_evidence(f, &idle->nd->ctr[PD_CTR_RX_BYTES].ev_last);
+	if (port_busy)
+		pd_finding_evidence(f, &port->ev_last);
+	for (unsigned i = 0; i < cv->n; i++)
+		if (active[i])
+			pd_finding_evidence(f,
+			    &cv->p[i].nd->ctr[PD_CTR_RX_BYTES].ev_last);
+	if (ign)
+		pd_finding_evidence(f, &ign->ev);
+}
+
+static void
+check_idle_pf(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out)
+{
+	for (const struct pd_card *c = h->cards; c; c = c->next) {
+		struct card_view cv;
+		bool active[PD_CARD_MAX_PFS];
+		unsigned n_idle = 0;
+
+		if (!view_card(c, &cv))
+			continue;
+		for (unsigned i = 0; i < cv.n; i++) {
+			active[i] = cv.p[i].rx >= IDLE_SHARE * cv.busiest;
+			n_idle += !active[i];
+		}
+		if (n_idle)
+			emit_idle(self, h, out, &cv, active);
+	}
+}
+
+static const char *
+driver_of(const struct pd_netdev *nd)
+{
+	return nd->driver ? nd->driver : nd->pci ? nd->pci->driver : NULL;
+}
+
+/* Why LRO cannot be on, or NULL. */
+static const char *
+lro_blocker(const struct pd_host *h, const struct pd_netdev *nd,
+    const struct pd_evidence **ev)
+{
+	const struct pd_feature *gro_hw = pd_netdev_feature(nd, "rx-gro-hw");
+	const struct pd_netdev *m = nd->master ?
+	    pd_host_find_netdev(h, nd->master) : NULL;
+	const struct pd_kv *fwd = pd_host_sysctl(h, "net.ipv4.ip_forward");
+	long v;
+
+	if (m && m->kind && (strcmp(m->kind, "bridge") == 0 ||
+	    strcmp(m->kind, "openvswitch") == 0)) {
+		*ev = &nd->ev_iplink;
+		return "it is a bridge port, and the kernel keeps LRO off on "
+		    "bridge ports";
+	}
+	if (pd_host_sysctl_int(h, "net.ipv4.ip_forward", &v) && v == 1) {
+		*ev = &fwd->ev;
+		return "net.ipv4.ip_forward=1, and the kernel keeps LRO off on "
+		    "forwarding hosts";
+	}
+	if (gro_hw && gro_hw->on == PD_YES) {
+		*ev = &gro_hw->ev;
+		return "rx-gro-hw is on, and mlx5 allows only one of rx-gro-hw "
+		    "and LRO (hardware GRO already coalesces)";
+	}
+	return NULL;
+}
+
+static void
+lro_finding(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out, const struct pd_netdev **v, unsigned n,
+    const char *blocker, const struct pd_evidence *bev)
+{
+	char subject[256] = "", amounts[512] = "", a[32];
+	bool rates = true;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct pd_ctr_value *rx = &v[i]->ctr[PD_CTR_RX_BYTES];
+		size_t len = strlen(subject), k = strlen(amounts);
+
+		rates = rates && rx->is_rate;
+		snprintf(subject + len, sizeof(subject) - len, "%s%s",
+		    i ? ", " : "", v[i]->name);
+		pd_fmt_bytes(a, sizeof(a), rx->is_rate ? rx->per_s :
+		    (double)rx->total, rx->is_rate);
+		snprintf(amounts + k, sizeof(amounts) - k, "%s%s%s",
+		    i ? ", " : "", a, rx->is_rate ? "" : " since boot");
+	}
+	struct pd_finding *f = pd_finding_new(out, self, h, subject);
+
+	pd_finding_summary(out, f, "%s (mlx5) receive%s %s with "
+	    "large-receive-offload off%s%s.", subject, n > 1 ? "" : "s",
+	    amounts, blocker ? "; it cannot be turned on as things are: " :
+	    "", blocker ? blocker : "");
+	f->gain_lo = 0;
+	f->gain_hi = 20;
+	f->gain_basis = "measured in a comparable case: GB10 with ConnectX-7, "
+	    "LRO on gave about +2 % to the kernel NVMe/TCP initiator and "
+	    "nothing measurable to SPDK";
+	f->confidence = blocker ? 30 : rates ? 70 : 45;
+	f->confidence_note = blocker ? "LRO is off for a reason the kernel "
+	    "enforces" : rates ? NULL : "bulk receive judged from since-boot "
+	    "totals";
+	f->risk = PD_RISK_LOW;
+	f->risk_note = "LRO merges segments before the stack sees them; the "
+	    "kernel turns it off by itself where that would break forwarding "
+	    "or bridging";
+	for (unsigned i = 0; i < n; i++)
+		pd_finding_fix(out, f, "sudo ethtool -K %s lro on", v[i]->name);
+	pd_finding_fix(out, f, "# persist it: a systemd .link file ([Link] "
+	    "LargeReceiveOffload=true) or nmcli connection modify CONNECTION "
+	    "ethtool.feature-lro on");
+	f->verify = pd_arena_printf(out->arena, "ethtool -k %s | grep "
+	    "large-receive-offload shows on, and rx_lro_packets in ethtool -S "
+	    "climbs", v[0]->name);
+	for (unsigned i = 0; i < n; i++) {
+		pd_finding_evidence(f, &pd_netdev_feature(v[i],
+		    "large-receive-offload")->ev);
+		pd_finding_evidence(f, &v[i]->ctr[PD_CTR_RX_BYTES].ev_last);
+	}
+	if (bev)
+		pd_finding_evidence(f, bev);
+}
+
+/* One finding for the ports LRO could simply be turned on for; one per
+ * port that something keeps it off on. */
+static void
+check_lro(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out)
+{
+	const struct pd_netdev *open[8];
+	unsigned n = 0;
+
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
+		const struct pd_feature *lro = pd_netdev_feature(nd,
+		    "large-receive-offload");
+		const struct pd_ctr_value *rx = &nd->ctr[PD_CTR_RX_BYTES];
+		const char *drv = driver_of(nd);
+		const struct pd_evidence *bev = NULL;
+
+		if (!drv || strcmp(drv, "mlx5_core") != 0 || !lro ||
+		    lro->on != PD_NO || lro->fixed || !rx->known)
+			continue;
+		if (rx->is_rate ? rx->per_s < LRO_BULK_RATE :
+		    rx->total < LRO_BULK_TOTAL)
+			continue;
+		const char *blocker = lro_blocker(h, nd, &bev);
+
+		if (blocker) {
+			lro_finding(self, h, out, &nd, 1, blocker, bev);
+			continue;
+		}
+		if (n == PD_ARRAY_SIZE(open)) {
+			lro_finding(self, h, out, open, n, NULL, NULL);
+			n = 0;
+		}
+		open[n++] = nd;
+	}
+	if (n)
+		lro_finding(self, h, out, open, n, NULL, NULL);
+}
+
+static const struct pd_rule rules[] = {
+	{
+		.id = "nic.idle-pf",
+		.title = "A PF of a multi-PF adapter carries no traffic",
+		.doc = "Among the PFs of one card (same Device Serial Number, "
+		    "else sibling functions), a PF that receives below 1 % of "
+		    "the busiest PF's bytes while that one is busy (10 MB/s, "
+		    "or 1 GiB since boot) is idle.  Per-PF rx_bytes shows it; "
+		    "the per-port rx_bytes_phy does not.  If the port counter "
+		    "climbs and arp_ignore is 0 or unknown, the PF's port "
+		    "traffic is answered by a sibling PF (ARP flux).  Gain: "
+		    "with I/O shared equally by the PFs in use, the card's "
+		    "capacity is bounded by its busiest link (payload ceiling "
+		    "at the current MaxPayload) or port (TCP goodput); gain = "
+		    "capacity with every PF / capacity with the active ones; "
+		    "GB10 measured one link 14.8 GB/s vs both 28.9.  The low "
+		    "end is 0 unless observed traffic is near the active "
+		    "capacity.  Confidence 85 with rates from two snapshots, "
+		    "50 with since-boot totals.",
+		.needs = PD_HAVE_NIC_STATS | PD_HAVE_NETDEV_PCI,
+		.check = check_idle_pf,
+	},
+	{
+		.id = "nic.lro-off",
+		.title = "LRO off on an mlx5 port receiving bulk TCP",
+		.doc = "mlx5 can coalesce received TCP segments in hardware "
+		    "(LRO); with it off the stack handles every MTU-sized "
+		    "segment.  Fires for mlx5 ports whose LRO is off and not "
+		    "fixed while they receive 100 MB/s or more (10 GiB since "
+		    "boot).  Says when LRO cannot be on: a bridge port, "
+		    "net.ipv4.ip_forward=1, or rx-gro-hw on (mlx5 makes them "
+		    "exclusive).  Gain 0 to +2 %: GB10 measured +2 % for the "
+		    "kernel NVMe/TCP initiator, nothing for SPDK.  Confidence "
+		    "70 with rates, 45 with totals, 30 when blocked.",
+		.needs = PD_HAVE_NIC_FEATURES | PD_HAVE_NIC_STATS,
+		.check = check_lro,
+	},
+};
+
+const struct pd_rule_group pd_rules_nic = {
+	.name = "nic",
+	.rules = rules,
+	.n_rules = sizeof(rules) / sizeof(rules[0]),
+};
