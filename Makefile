@@ -71,7 +71,7 @@ check: deps
 	$(Q)TZ=UTC LC_ALL=C sh tests/check.sh build/san
 
 check-build: build/san/pathdoctor build/san/unit-tests \
-    build/san/replay-member build/san/replay-bundle
+    build/san/replay-member build/san/replay-bundle build/san/replay-format
 
 samples: $(SAMPLES)
 
@@ -96,14 +96,15 @@ update-golden: build/san/pathdoctor
 	$(Q)TZ=UTC LC_ALL=C sh tests/update-golden.sh build/san/pathdoctor $(T)
 
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -O1 -g
-fuzz: $(LIB_SRC) tests/fuzz/fuzz_member.c tests/fuzz/fuzz_bundle.c
+FUZZ_TARGETS := member format bundle
+fuzz: $(LIB_SRC) $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%.c)
 	@mkdir -p build/fuzz
-	$(Q)for t in member bundle; do \
+	$(Q)for t in $(FUZZ_TARGETS); do \
 	    $(CLANG) -std=c11 $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) \
 	        -o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c $(LIB_SRC) \
 	        $(PKG_LIBS) -lm || exit 1; done
 	@echo "run: build/fuzz/fuzz_member tests/fuzz/corpus/member" \
-	    "(and fuzz_bundle tests/fuzz/corpus/bundle)"
+	    "(fuzz_format the same corpus, fuzz_bundle tests/fuzz/corpus/bundle)"
 
 clean:
 	rm -rf build

@@ -655,20 +655,28 @@ out:
 }
 
 const char *
-pd_member_parse_buffer(struct pd_model *m, const char *path,
-    const void *data, size_t len, struct pd_diag *diag)
+pd_member_parse_as(struct pd_model *m, const struct pd_format *f,
+    const char *path, const void *data, size_t len, struct pd_diag *diag)
 {
 	struct pd_memsrc ms;
 	struct pd_member mem = { .path = path, .hint_path = path,
 		.size = (int64_t)len, .head = data,
 		.head_len = len < PD_PEEK_MAX ? len : PD_PEEK_MAX };
-	const struct pd_format *f = pd_sniff(&mem, NULL, NULL);
 	struct pd_input in;
 
+	if (!f)
+		f = pd_sniff(&mem, NULL, NULL);
 	if (!f->parse)
 		return f->name;
 	pd_input_init(&in, pd_memsrc(&ms, data, len), NULL, 0, 1u << 20, diag);
 	f->parse(&mem, &in, pd_model_host_for_path(m, path), diag);
 	pd_input_release(&in);
 	return f->name;
+}
+
+const char *
+pd_member_parse_buffer(struct pd_model *m, const char *path,
+    const void *data, size_t len, struct pd_diag *diag)
+{
+	return pd_member_parse_as(m, NULL, path, data, len, diag);
 }

@@ -29,6 +29,8 @@ stage() {
 	stage cli sh tests/cli.sh "$build/pathdoctor"
 	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \
 	    samples/bundles
+	stage replay-format "$build/replay-format" tests/fuzz/corpus/member \
+	    samples/bundles
 	stage replay-bundle "$build/replay-bundle" tests/fuzz/corpus/bundle \
 	    samples/*.tgz
 	stage samples sh tests/samples-reproducible.sh

@@ -49,4 +49,11 @@ int pd_bundle_read_memory(const void *data, size_t len, const char *name,
 const char *pd_member_parse_buffer(struct pd_model *m, const char *path,
     const void *data, size_t len, struct pd_diag *diag);
 
+/* The same with the reader forced (NULL: identify as usual), so a fuzzer
+ * reaches every reader whatever the bytes look like. */
+struct pd_format;
+const char *pd_member_parse_as(struct pd_model *m,
+    const struct pd_format *f, const char *path, const void *data,
+    size_t len, struct pd_diag *diag);
+
 #endif
