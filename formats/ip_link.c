@@ -100,7 +100,14 @@ detail_fields(struct pd_netdev *nd, struct pd_arena *a, const char *s,
 	for (size_t i = 0; i < PD_ARRAY_SIZE(nums); i++)
 		if ((v = word_after(a, s, nums[i].key))) {
 			*(long *)((char *)nd + nums[i].off) = atol(v);
+			/* the evidence starts at the limits, not at the
+			 * bridge or tun details before them */
+			const char *g = strstr(s, "gso_max_size");
+
 			nd->ev_gso = *ev;
+			if (g)
+				pd_evidence_set(&nd->ev_gso, a, ev->member,
+				    ev->line, g, strlen(g));
 		}
 	if ((v = word_after(a, s, "numtxqueues")))
 		nd->n_txq = atoi(v);

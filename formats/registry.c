@@ -15,12 +15,16 @@ extern const struct pd_format pd_format_ip_link;
 extern const struct pd_format pd_format_lscpu;
 extern const struct pd_format pd_format_lspci_tv;
 extern const struct pd_format pd_format_lspci_vv;
+extern const struct pd_format pd_format_pcap;
+extern const struct pd_format pd_format_pcapng;
 extern const struct pd_format pd_format_sysctl;
 extern const struct pd_format pd_format_uname;
 extern const struct pd_format pd_format_unknown;
 
 const struct pd_format *const pd_formats[] = {
 	&pd_format_archive,
+	&pd_format_pcap,
+	&pd_format_pcapng,
 	&pd_format_lspci_tv,
 	&pd_format_lspci_vv,
 	&pd_format_cmdline,

@@ -197,7 +197,10 @@ archive_formats(struct archive *a)
 	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
 	archive_read_support_format_gnutar(a);
-	archive_read_support_format_zip(a);
+	/* streamable, not seekable: the seekable reader looks for a central
+	 * directory at the end of any file, and finds one inside captures
+	 * that carried a .docx or .xlsx */
+	archive_read_support_format_zip_streamable(a);
 	archive_read_support_format_cpio(a);
 	archive_read_support_format_7zip(a);
 	archive_read_support_format_empty(a);

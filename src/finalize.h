@@ -10,4 +10,7 @@ void pd_finalize_nic(struct pd_host *h, struct pd_arena *a);
 /* enum pd_have bits for what the NIC readers provided. */
 unsigned pd_finalize_nic_have(const struct pd_host *h);
 
+/* Captures joined to netdevs and called virtual or physical. */
+void pd_finalize_captures(struct pd_host *h);
+
 #endif

@@ -108,6 +108,15 @@ pd_finalize_nic_have(const struct pd_host *h)
 				have |= PD_HAVE_PORT_SPEED;
 		}
 	}
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
+		if (nd->ev_pause.member)
+			have |= PD_HAVE_PAUSE;
+		if (nd->ifindex >= 0)
+			have |= PD_HAVE_IPLINK;
+	}
+	for (const struct pd_capture *c = h->captures; c; c = c->next)
+		if (c->tcp_segments)
+			have |= PD_HAVE_CAPTURE;
 	if (h->sysctl)
 		have |= PD_HAVE_SYSCTL;
 	return have;

@@ -6,7 +6,7 @@
 #include "pathdoctor/text.h"
 
 static const char *const extensions[] = { ".txt", ".out", ".log", ".gz",
-	NULL };
+	".pcap", ".pcapng", ".cap", NULL };
 
 /* Command prefixes of sosreport and collector file names, longest
  * first so that "ethtool_-S_" wins over "ethtool_". */

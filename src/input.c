@@ -1,4 +1,7 @@
-/* pd_input: a member as a pull stream with head replay, lines and spooling. */
+/* pd_input: a member as a pull stream with head replay, lines and spooling,
+ * and a FILE * over it for libpcap (fopencookie, glibc: the one GNU
+ * extension in the tree, kept to this file). */
+#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,4 +239,20 @@ pd_memsrc(struct pd_memsrc *m, const void *p, size_t len)
 	m->len = len;
 	m->pos = 0;
 	return (struct pd_source){ .read = mem_read, .err = mem_err, .ctx = m };
+}
+
+static ssize_t
+cookie_read(void *c, char *buf, size_t n)
+{
+	ssize_t r = pd_input_read(c, buf, n);
+
+	return r < 0 ? -1 : r;
+}
+
+FILE *
+pd_input_fopen(struct pd_input *in)
+{
+	cookie_io_functions_t io = { .read = cookie_read };
+
+	return fopencookie(in, "r", io);
 }

@@ -69,6 +69,7 @@ pd_model_host(struct pd_model *m, const char *key)
 	struct pd_host *h = pd_arena_alloc(m->arena, sizeof(*h));
 
 	h->key = pd_arena_strdup(m->arena, key);
+	h->model = m;
 	h->next = *pp;
 	*pp = h;
 	m->n_hosts++;

@@ -1,6 +1,7 @@
 /* --dump-model: every field the readers filled, in a fixed order. */
 #include <inttypes.h>
 #include <stdio.h>
+#include "pathdoctor/capture.h"
 #include "pathdoctor/counters.h"
 #include "pathdoctor/gain.h"
 #include "pathdoctor/model.h"
@@ -148,6 +149,70 @@ dump_netdev(FILE *out, const struct pd_netdev *nd)
 }
 
 static void
+dump_sizes(FILE *out, const char *indent, const struct pd_size_count *v,
+    unsigned n, unsigned max)
+{
+	fprintf(out, "%ssizes:", indent);
+	for (unsigned i = 0; i < n && i < max; i++)
+		fprintf(out, " %u:%llu", v[i].bytes,
+		    (unsigned long long)v[i].count);
+	fprintf(out, "\n");
+}
+
+static void
+dump_capture(FILE *out, const struct pd_capture *c)
+{
+	static const char *const sides[] = { "unknown", "virtual", "physical" };
+	char key[128];
+
+	fprintf(out, "  capture %s interface %s\n", c->member, c->ifname);
+	fprintf(out, "    link type %d, snap length %u%s; side %s%s%s%s\n",
+	    c->linktype, c->snaplen, c->truncated ? ", truncated" : "",
+	    sides[c->side], c->side_why ? " (" : "",
+	    c->side_why ? c->side_why : "", c->side_why ? ")" : "");
+	fprintf(out, "    packets %llu, tcp %llu, payload %llu, undecoded %llu, "
+	    "%.6f..%.6f s\n", (unsigned long long)c->packets,
+	    (unsigned long long)c->tcp_segments,
+	    (unsigned long long)c->tcp_payload_bytes,
+	    (unsigned long long)c->undecoded, c->first_ts, c->last_ts);
+	fprintf(out, "    retransmitted %llu (%llu bytes), duplicates %llu, "
+	    "keep-alives %llu, window probes %llu, super-packets %llu\n",
+	    (unsigned long long)c->retrans_segs,
+	    (unsigned long long)c->retrans_bytes,
+	    (unsigned long long)c->dup_segs,
+	    (unsigned long long)c->keepalives,
+	    (unsigned long long)c->window_probes,
+	    (unsigned long long)c->super_segs);
+	fprintf(out, "    stalls %llu, %.3f s:", (unsigned long long)
+	    c->n_stall_events, c->stall_time);
+	for (unsigned i = 0; i < c->n_stalls; i++)
+		fprintf(out, " %.3f@%.3f", c->stalls[i].gap, c->stalls[i].ts);
+	fprintf(out, "\n");
+	dump_sizes(out, "    ", c->sizes.top, c->sizes.n, 16);
+	fprintf(out, "    flows seen %llu, evicted %llu\n",
+	    (unsigned long long)c->flows_seen,
+	    (unsigned long long)c->flows_evicted);
+	for (unsigned i = 0; i < c->n_flows && i < 4; i++) {
+		const struct pd_flow *f = &c->flows[i];
+
+		pd_flow_key_fmt(key, sizeof(key), &f->key);
+		fprintf(out, "    flow %s\n", key);
+		for (int d = 0; d < 2; d++) {
+			const struct pd_flow_dir *fd = &f->dir[d];
+
+			fprintf(out, "      %s: bytes %llu, segments %llu, "
+			    "retransmitted %llu, super %llu, max %u, mss %u\n",
+			    d ? "b->a" : "a->b", (unsigned long long)fd->bytes,
+			    (unsigned long long)fd->segs,
+			    (unsigned long long)fd->retrans_segs,
+			    (unsigned long long)fd->super_segs, fd->max_payload,
+			    fd->mss);
+			dump_sizes(out, "        ", fd->sizes, fd->n_sizes, 6);
+		}
+	}
+}
+
+static void
 dump_host(FILE *out, const struct pd_host *h)
 {
 	fprintf(out, "host %s\n", h->name ? h->name : "?");
@@ -178,7 +243,8 @@ dump_host(FILE *out, const struct pd_host *h)
 	fprintf(out, "  have:");
 	static const char *const bits[] = { "pci", "pcie-link",
 		"pci-topology", "cmdline", "arch", "profile", "port-speed",
-		"nic-stats", "nic-features", "sysctl", "netdev-pci" };
+		"nic-stats", "nic-features", "sysctl", "netdev-pci", "capture",
+		"pause", "ip-link" };
 	for (unsigned i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
 		if (h->have & (1u << i))
 			fprintf(out, " %s", bits[i]);
@@ -207,6 +273,8 @@ dump_host(FILE *out, const struct pd_host *h)
 			    c->pfs[i]->root_port ? "" : "(no root port)");
 		fprintf(out, "\n");
 	}
+	for (const struct pd_capture *c = h->captures; c; c = c->next)
+		dump_capture(out, c);
 	for (const struct pd_kv *kv = h->sysctl; kv; kv = kv->next)
 		fprintf(out, "  sysctl %s = %s\n", kv->key, kv->val);
 	for (const struct pd_model_note *n = h->notes; n; n = n->next)

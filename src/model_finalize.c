@@ -269,6 +269,7 @@ pd_model_finalize(struct pd_model *m)
 		arch_from_cmdline(h);
 		derive_iommu(h);
 		pd_finalize_nic(h, m->arena);
+		pd_finalize_captures(h);
 		h->have = have_bits(h) | pd_finalize_nic_have(h);
 	}
 	name_hosts(m);

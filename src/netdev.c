@@ -147,3 +147,22 @@ pd_host_note(struct pd_host *h, struct pd_arena *a,
 		;
 	*pp = n;
 }
+
+struct pd_capture *
+pd_host_capture(struct pd_host *h, struct pd_arena *a, const char *member,
+    const char *ifname)
+{
+	struct pd_capture *c = pd_arena_alloc(a, sizeof(*c)), **pp;
+
+	c->member = member;
+	c->ifname = pd_arena_strdup(a, ifname);
+	for (pp = &h->captures; *pp; pp = &(*pp)->next) {
+		int k = strcmp((*pp)->member, member);
+
+		if (k > 0 || (k == 0 && strcmp((*pp)->ifname, ifname) > 0))
+			break;
+	}
+	c->next = *pp;
+	*pp = c;
+	return c;
+}

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "pathdoctor/bundle.h"
+#include "pathdoctor/capture.h"
 #include "pathdoctor/cardlink.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
@@ -55,6 +56,7 @@ finding(const struct pd_finding *f)
 		json_array_append_new(fix, json_string(f->fix[i]));
 	json_object_set_new(o, "fix", fix);
 	json_object_set_new(o, "verify", str_or_null(f->verify));
+	json_object_set_new(o, "chart", str_or_null(f->chart));
 	for (unsigned i = 0; i < f->n_ev; i++)
 		json_array_append_new(ev, evidence(&f->ev[i]));
 	json_object_set_new(o, "evidence", ev);
@@ -140,6 +142,85 @@ card(const struct pd_card *c)
 }
 
 static json_t *
+sizes_json(const struct pd_size_count *v, unsigned n)
+{
+	json_t *a = json_array();
+
+	for (unsigned i = 0; i < n; i++) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "bytes", json_integer(v[i].bytes));
+		json_object_set_new(j, "count", json_integer((json_int_t)
+		    v[i].count));
+		json_array_append_new(a, j);
+	}
+	return a;
+}
+
+static json_t *
+capture(const struct pd_host *h, const struct pd_capture *c)
+{
+	static const char *const sides[] = { "unknown", "virtual", "physical" };
+	json_t *o = json_object(), *flows = json_array(), *stalls = json_array();
+	char key[128];
+
+	json_object_set_new(o, "member", json_string(c->member));
+	json_object_set_new(o, "interface", json_string(c->ifname));
+	json_object_set_new(o, "host", json_string(h->name));
+	json_object_set_new(o, "side", json_string(sides[c->side]));
+	json_object_set_new(o, "linktype", json_integer(c->linktype));
+	json_object_set_new(o, "truncated", json_boolean(c->truncated));
+	json_object_set_new(o, "packets", json_integer((json_int_t)c->packets));
+	json_object_set_new(o, "tcp_segments",
+	    json_integer((json_int_t)c->tcp_segments));
+	json_object_set_new(o, "tcp_payload_bytes",
+	    json_integer((json_int_t)c->tcp_payload_bytes));
+	json_object_set_new(o, "retransmissions",
+	    json_integer((json_int_t)c->retrans_segs));
+	json_object_set_new(o, "retransmitted_bytes",
+	    json_integer((json_int_t)c->retrans_bytes));
+	json_object_set_new(o, "capture_duplicates",
+	    json_integer((json_int_t)c->dup_segs));
+	json_object_set_new(o, "super_packets",
+	    json_integer((json_int_t)c->super_segs));
+	json_object_set_new(o, "duration_s",
+	    json_real(round((c->last_ts - c->first_ts) * 1e6) / 1e6));
+	json_object_set_new(o, "stall_time_s",
+	    json_real(round(c->stall_time * 1e6) / 1e6));
+	for (unsigned i = 0; i < c->n_stalls; i++)
+		json_array_append_new(stalls,
+		    json_real(round(c->stalls[i].gap * 1e6) / 1e6));
+	json_object_set_new(o, "longest_stalls_s", stalls);
+	json_object_set_new(o, "payload_sizes", sizes_json(c->sizes.top,
+	    c->sizes.n));
+	json_object_set_new(o, "payload_sizes_other",
+	    json_integer((json_int_t)c->sizes.other));
+	for (unsigned i = 0; i < c->n_flows; i++) {
+		const struct pd_flow *f = &c->flows[i];
+		json_t *j = json_object();
+		int d = f->dir[1].bytes > f->dir[0].bytes;
+
+		pd_flow_key_fmt(key, sizeof(key), &f->key);
+		json_object_set_new(j, "flow", json_string(key));
+		json_object_set_new(j, "data_direction", json_string(d ?
+		    "b->a" : "a->b"));
+		json_object_set_new(j, "bytes",
+		    json_integer((json_int_t)f->dir[d].bytes));
+		json_object_set_new(j, "segments",
+		    json_integer((json_int_t)f->dir[d].segs));
+		json_object_set_new(j, "retransmissions",
+		    json_integer((json_int_t)f->dir[d].retrans_segs));
+		json_object_set_new(j, "max_payload",
+		    json_integer(f->dir[d].max_payload));
+		json_object_set_new(j, "payload_sizes",
+		    sizes_json(f->dir[d].sizes, f->dir[d].n_sizes));
+		json_array_append_new(flows, j);
+	}
+	json_object_set_new(o, "flows", flows);
+	return o;
+}
+
+static json_t *
 host(const struct pd_host *h)
 {
 	json_t *o = json_object(), *io = json_object(), *types = json_array();
@@ -213,6 +294,12 @@ render_json(const struct pd_report *r, FILE *out)
 	for (const struct pd_host *h = r->model->hosts; h; h = h->next)
 		json_array_append_new(hs, host(h));
 	json_object_set_new(root, "hosts", hs);
+	json_t *caps = json_array();
+
+	for (const struct pd_host *h = r->model->hosts; h; h = h->next)
+		for (const struct pd_capture *c = h->captures; c; c = c->next)
+			json_array_append_new(caps, capture(h, c));
+	json_object_set_new(root, "captures", caps);
 	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 	    JSON_REAL_PRECISION(6));
 

@@ -1,7 +1,10 @@
 /* Markdown report: pastes cleanly into forum posts and tickets. */
 #include <string.h>
 #include "pathdoctor/bundle.h"
+#include "pathdoctor/capture.h"
 #include "pathdoctor/cardlink.h"
+#include "pathdoctor/chart.h"
+#include "pathdoctor/arena.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
@@ -43,6 +46,18 @@ finding(FILE *out, const struct pd_report *r, size_t i,
 	if (r->model->n_hosts > 1)
 		fprintf(out, " (host %s)", f->host->name);
 	fprintf(out, "\n\n%s\n\n", f->summary);
+	if (f->chart) {
+		fprintf(out, "```\n");
+		for (const char *p = f->chart; *p;) {
+			size_t n = strcspn(p, "\n");
+			char line[512];
+
+			snprintf(line, sizeof(line), "%.*s", (int)n, p);
+			fenced_line(out, line);
+			p += n + (p[n] == '\n');
+		}
+		fprintf(out, "```\n\n");
+	}
 	fprintf(out, "- **Expected gain:** %s (%s). Basis: %s\n", gain,
 	    pd_level_name(pd_finding_level(f)), f->gain_basis);
 	fprintf(out, "- **Confidence:** %d %%%s%s\n", f->confidence,
@@ -95,6 +110,34 @@ cards(FILE *out, const struct pd_host *h)
 }
 
 static void
+captures(FILE *out, const struct pd_host *h, struct pd_arena *a)
+{
+	static const char *const sides[] = { "side unknown", "virtual",
+		"physical" };
+
+	for (const struct pd_capture *c = h->captures; c; c = c->next) {
+		double dur = c->last_ts - c->first_ts;
+
+		fprintf(out, "\n**Capture: %s** (", c->ifname);
+		cell(out, c->member);
+		fprintf(out, "; %s%s%s%s)\n\n", sides[c->side],
+		    c->side_why ? ": " : "", c->side_why ? c->side_why : "",
+		    c->truncated ? "; cut short" : "");
+		fprintf(out, "%llu packets, %llu TCP segments, %llu payload "
+		    "bytes in %.3f s; %llu retransmitted, %llu stalls over "
+		    "200 ms (%.3f s in all), %llu super-packets\n\n```\n",
+		    (unsigned long long)c->packets,
+		    (unsigned long long)c->tcp_segments,
+		    (unsigned long long)c->tcp_payload_bytes, dur,
+		    (unsigned long long)c->retrans_segs,
+		    (unsigned long long)c->n_stall_events, c->stall_time,
+		    (unsigned long long)c->super_segs);
+		fprintf(out, "%s\n```\n", pd_chart_sizes(a, "all TCP segments",
+		    c->sizes.top, c->sizes.n, NULL, NULL, 0, 8));
+	}
+}
+
+static void
 hosts(FILE *out, const struct pd_model *m)
 {
 	fprintf(out, "\n## Hosts\n");
@@ -129,6 +172,7 @@ hosts(FILE *out, const struct pd_model *m)
 			fprintf(out, "\n");
 		}
 		cards(out, h);
+		captures(out, h, pd_model_arena(m));
 	}
 }
 

@@ -1,4 +1,5 @@
 /* Terminal report: compact, coloured on a TTY unless NO_COLOR is set. */
+#include <string.h>
 #include "pathdoctor/bundle.h"
 #include "pathdoctor/cardlink.h"
 #include "pathdoctor/finding.h"
@@ -51,6 +52,12 @@ render_term(const struct pd_report *r, FILE *out)
 		if (r->model->n_hosts > 1)
 			fprintf(out, " [%s]", f->host->name);
 		fprintf(out, "\n   %s\n", f->summary);
+		for (const char *p = f->chart; p && *p;) {
+			size_t n = strcspn(p, "\n");
+
+			fprintf(out, "   %s%.*s%s\n", s->dim, (int)n, p, s->off);
+			p += n + (p[n] == '\n');
+		}
 		fprintf(out, "   %sgain%s %s  %sconfidence%s %d %%  %srisk%s "
 		    "%s\n", s->dim, s->off, gain, s->dim, s->off,
 		    f->confidence, s->dim, s->off, pd_risk_name(f->risk));
@@ -91,6 +98,15 @@ render_term(const struct pd_report *r, FILE *out)
 		for (const struct pd_model_note *n = h->notes; n; n = n->next)
 			fprintf(out, "  %snote%s %s\n", s->yellow, s->off,
 			    n->msg);
+		for (const struct pd_capture *c = h->captures; c; c = c->next)
+			fprintf(out, "  %scapture%s %s: %llu TCP segments, %llu "
+			    "retransmitted, top payload %u B x %llu\n", s->bold,
+			    s->off, c->ifname,
+			    (unsigned long long)c->tcp_segments,
+			    (unsigned long long)c->retrans_segs,
+			    c->sizes.n ? c->sizes.top[0].bytes : 0,
+			    (unsigned long long)(c->sizes.n ?
+			    c->sizes.top[0].count : 0));
 		for (const struct pd_card *c = h->cards; c; c = c->next) {
 			fprintf(out, "  %scard%s %s\n", s->bold, s->off,
 			    c->desc ? c->desc : "?");

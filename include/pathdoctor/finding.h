@@ -36,6 +36,7 @@ struct pd_finding {
 	const char *fix[PD_MAX_FIX];	/* commands or config lines */
 	unsigned n_fix;
 	const char *verify;		/* how to check the fix worked */
+	const char *chart;		/* preformatted lines (histograms) */
 	struct pd_evidence ev[PD_MAX_EVIDENCE];
 	unsigned n_ev;
 	long score;			/* set by pd_findings_rank */

@@ -59,6 +59,11 @@ int pd_input_slurp(struct pd_input *in, size_t cap, unsigned char **buf,
 /* Reads and discards the rest. */
 void pd_input_drain(struct pd_input *in);
 
+/* A read-only FILE * over the rest of the member (for libpcap); close it
+ * with fclose before releasing the input. */
+#include <stdio.h>
+FILE *pd_input_fopen(struct pd_input *in);
+
 /* A source over a memory buffer (tests, fuzzers). */
 struct pd_memsrc {
 	const unsigned char *p;

@@ -33,6 +33,9 @@ enum pd_have {
 	PD_HAVE_NIC_FEATURES = 1u << 8,	/* ethtool -k */
 	PD_HAVE_SYSCTL = 1u << 9,	/* sysctl -a or sysctl net */
 	PD_HAVE_NETDEV_PCI = 1u << 10,	/* a netdev joined to its PCI device */
+	PD_HAVE_CAPTURE = 1u << 11,	/* a packet capture with TCP */
+	PD_HAVE_PAUSE = 1u << 12,	/* ethtool -a of a netdev */
+	PD_HAVE_IPLINK = 1u << 13,	/* ip -d link */
 };
 
 struct pd_evidence {
@@ -188,6 +191,78 @@ struct pd_card {
 	unsigned n_pfs;
 };
 
+/* Captures: one per interface of a capture file. */
+#define PD_CAPTURE_SIZES 64	/* exact payload sizes kept, by count */
+#define PD_FLOW_SIZES 16	/* exact sizes kept per flow direction */
+#define PD_CAPTURE_FLOWS 16	/* flows kept per capture, by bytes */
+#define PD_CAPTURE_STALLS 5	/* longest gaps before a retransmission */
+#define PD_SIZE_BUCKETS 18	/* 0, 1-63, 64-127, ..., >= 65536 */
+
+struct pd_size_count {
+	uint32_t bytes;
+	uint64_t count;
+};
+
+struct pd_size_hist {
+	struct pd_size_count top[PD_CAPTURE_SIZES];	/* count desc */
+	unsigned n;
+	uint64_t other;				/* counts not in top */
+	uint64_t buckets[PD_SIZE_BUCKETS];
+};
+
+struct pd_flow_key {
+	uint8_t family;
+	uint8_t a[16], b[16];	/* a:pa is the lower end */
+	uint16_t pa, pb;
+};
+
+struct pd_flow_dir {
+	uint64_t bytes, segs, retrans_segs, retrans_bytes, dup_segs;
+	uint64_t super_segs;	/* payload above the MSS: TSO/GSO/GRO */
+	uint32_t max_payload;
+	uint16_t mss;		/* from the SYN, 0 unknown */
+	struct pd_size_count sizes[PD_FLOW_SIZES];
+	unsigned n_sizes;
+	uint64_t sizes_other;
+};
+
+struct pd_flow {
+	struct pd_flow_key key;
+	struct pd_flow_dir dir[2];	/* [0] a -> b, [1] b -> a */
+	double first_ts, last_ts;
+};
+
+struct pd_stall {
+	double ts, gap;		/* seconds: when, and silence before it */
+};
+
+enum pd_side { PD_SIDE_UNKNOWN = 0, PD_SIDE_VIRTUAL, PD_SIDE_PHYSICAL };
+
+struct pd_capture {
+	struct pd_capture *next;	/* sorted by member, then interface */
+	const char *member, *ifname;
+	int linktype;
+	uint32_t snaplen;
+	uint64_t packets, tcp_segments, tcp_payload_bytes;
+	uint64_t retrans_segs, retrans_bytes, dup_segs, keepalives;
+	uint64_t window_probes, super_segs, undecoded;
+	double first_ts, last_ts;
+	bool truncated;
+	struct pd_size_hist sizes;
+	struct pd_flow flows[PD_CAPTURE_FLOWS];	/* bytes desc */
+	unsigned n_flows;
+	uint64_t flows_seen, flows_evicted;
+	struct pd_stall stalls[PD_CAPTURE_STALLS];	/* gap desc */
+	unsigned n_stalls;
+	uint64_t n_stall_events;
+	double stall_time;
+	struct pd_evidence ev;
+	/* derived by pd_model_finalize */
+	struct pd_netdev *netdev;
+	enum pd_side side;
+	const char *side_why;
+};
+
 /* Notes the model itself raises (a counter that went backwards). */
 struct pd_model_note {
 	struct pd_model_note *next;
@@ -228,6 +303,7 @@ struct pd_cpu_type {
 
 struct pd_host {
 	struct pd_host *next;		/* sorted by key */
+	const struct pd_model *model;	/* the bundle's other hosts */
 	const char *key;		/* bundle path prefix ("" at the top) */
 	const char *name;		/* display name, set by finalize */
 	unsigned have;			/* enum pd_have bits */
@@ -253,6 +329,7 @@ struct pd_host {
 	unsigned n_netdevs;
 	struct pd_kv *sysctl;		/* sorted by key, last value wins */
 	struct pd_card *cards;		/* derived */
+	struct pd_capture *captures;
 	struct pd_model_note *notes;	/* derived, in order */
 };
 
@@ -305,6 +382,9 @@ const struct pd_kv *pd_host_sysctl(const struct pd_host *h, const char *key);
 /* A sysctl as an integer; false when absent or not a number. */
 bool pd_host_sysctl_int(const struct pd_host *h, const char *key,
     long *out);
+/* A new capture in the host's list (kept sorted). */
+struct pd_capture *pd_host_capture(struct pd_host *h, struct pd_arena *a,
+    const char *member, const char *ifname);
 void pd_host_note(struct pd_host *h, struct pd_arena *a,
     const struct pd_evidence *ev, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

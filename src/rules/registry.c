@@ -6,11 +6,13 @@
 extern const struct pd_rule_group pd_rules_pcie;
 extern const struct pd_rule_group pd_rules_iommu;
 extern const struct pd_rule_group pd_rules_nic;
+extern const struct pd_rule_group pd_rules_tcp;
 
 const struct pd_rule_group *const pd_rule_groups[] = {
 	&pd_rules_iommu,
 	&pd_rules_pcie,
 	&pd_rules_nic,
+	&pd_rules_tcp,
 	NULL,
 };
 
@@ -38,6 +40,10 @@ static const struct { unsigned bit; const char *text; } needs[] = {
 	    "apart (ethtool-S/IF@UNIX-SECONDS.txt)" },
 	{ PD_HAVE_NIC_FEATURES, "NIC offloads: ethtool -k IF output" },
 	{ PD_HAVE_SYSCTL, "kernel settings: sysctl -a or sysctl net" },
+	{ PD_HAVE_CAPTURE, "packet captures: tcpdump -i IF -s 128 -w IF.pcap "
+	    "on the interfaces in question, at the same time" },
+	{ PD_HAVE_PAUSE, "pause settings: ethtool -a IF output" },
+	{ PD_HAVE_IPLINK, "interfaces: ip -d link show" },
 	{ PD_HAVE_NETDEV_PCI, "which PCI function each interface is: ethtool "
 	    "-i IF (bus-info) or ip -d link, with lspci -vv" },
 };

@@ -79,5 +79,6 @@ int test_group_rules(void);
 int test_group_bundle(void);
 int test_group_input(void);
 int test_group_nic(void);
+int test_group_capture(void);
 
 #endif

@@ -15,5 +15,6 @@ main(void)
 	failed += test_group_rules();
 	failed += test_group_bundle();
 	failed += test_group_nic();
+	failed += test_group_capture();
 	return failed ? 1 : 0;
 }

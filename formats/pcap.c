@@ -1,0 +1,126 @@
+/* "pcap": a classic libpcap capture (tcpdump -w), microsecond or
+ * nanosecond, either byte order, read by libpcap from a FILE * over the
+ * member, so it streams from the archive and is never held whole.  The
+ * interface is named by the path (pcap/IF.pcap, IF@TIME.pcap). */
+#define _DEFAULT_SOURCE	/* libpcap's headers use u_int, u_char */
+#include <pcap/pcap.h>
+#include <stdio.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/capture.h"
+#include "pathdoctor/diag.h"
+#include "pathdoctor/format.h"
+#include "pathdoctor/ifpath.h"
+#include "pathdoctor/input.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/packet.h"
+
+static int
+bid_pcap(const struct pd_member *m)
+{
+	static const uint8_t magics[][4] = {
+		{ 0xa1, 0xb2, 0xc3, 0xd4 }, { 0xd4, 0xc3, 0xb2, 0xa1 },
+		{ 0xa1, 0xb2, 0x3c, 0x4d }, { 0x4d, 0x3c, 0xb2, 0xa1 },
+	};
+	if (m->head_len < 24)
+		return 0;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(magics); i++) {
+		if (memcmp(m->head, magics[i], 4) != 0)
+			continue;
+		bool le = i % 2 == 1;
+		unsigned major = le ? m->head[4] | m->head[5] << 8 :
+		    m->head[4] << 8 | m->head[5];
+
+		return major == 2 ? 48 : 32;
+	}
+	return 0;
+}
+
+/* The interface a capture member names; its base name when that is no
+ * interface name (noted). */
+const char *pd_capture_ifname(const struct pd_member *m, struct pd_diag *d);
+
+const char *
+pd_capture_ifname(const struct pd_member *m, struct pd_diag *d)
+{
+	const char *name = pd_ifname_from_path(d->arena, m->hint_path);
+
+	if (!name || !pd_ifname_valid(name)) {
+		pd_diag_note(d, PD_WARN, "capture.no-ifname", 0, "'%s' does "
+		    "not name an interface: name captures pcap/IF.pcap so they "
+		    "can be joined to ip link and ethtool", name ? name :
+		    m->path);
+		if (!name)
+			name = "?";
+	}
+	return name;
+}
+
+static enum pd_status
+parse_pcap(const struct pd_member *m, struct pd_input *in,
+    struct pd_host *h, struct pd_diag *d)
+{
+	char errbuf[PCAP_ERRBUF_SIZE] = "";
+	struct pcap_pkthdr *hdr;
+	const u_char *data;
+	enum pd_status rc = PD_OK;
+	FILE *f = pd_input_fopen(in);
+	pcap_t *p = NULL;
+	int r;
+
+	if (!f) {
+		pd_diag_note(d, PD_FAILED, "pcap.open", 0, "cannot open a "
+		    "stream over the member");
+		return PD_FAILED;
+	}
+	p = pcap_fopen_offline_with_tstamp_precision(f,
+	    PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	if (!p) {
+		fclose(f);
+		pd_diag_note(d, PD_FAILED, "pcap.open", 0, "not a readable "
+		    "capture: %s", errbuf);
+		return PD_FAILED;
+	}
+	int lt = pcap_datalink(p);
+	struct pd_capture *cap = pd_host_capture(h, d->arena, m->path,
+	    pd_capture_ifname(m, d));
+
+	cap->linktype = lt;
+	cap->snaplen = (uint32_t)pcap_snapshot(p);
+	cap->ev = (struct pd_evidence){ .member = m->path, .text =
+	    pd_arena_printf(d->arena, "link type %s, snap length %u",
+	    pcap_datalink_val_to_name(lt) ? pcap_datalink_val_to_name(lt) :
+	    "?", cap->snaplen) };
+	if (!pd_linktype_known(lt))
+		pd_diag_note(d, PD_WARN, "pcap.linktype", 0, "link type %d (%s) "
+		    "is not decoded: packets are counted, not analysed", lt,
+		    pcap_datalink_val_to_name(lt) ?
+		    pcap_datalink_val_to_name(lt) : "?");
+	struct pd_capture_state *st = pd_capture_begin(cap);
+
+	while ((r = pcap_next_ex(p, &hdr, &data)) == 1)
+		pd_capture_packet(st, hdr->ts.tv_sec + hdr->ts.tv_usec / 1e9,
+		    lt, data, hdr->caplen, hdr->len);
+	if (r == PCAP_ERROR) {
+		cap->truncated = true;
+		pd_diag_note(d, PD_WARN, "pcap.truncated", 0, "capture cut "
+		    "short after %llu packets (%s); the part before was "
+		    "analysed", (unsigned long long)cap->packets, pcap_geterr(p));
+		rc = PD_WARN;
+	}
+	pd_capture_end(st);
+	pcap_close(p);		/* closes f */
+	return rc;
+}
+
+static const char *const hints[] = { ".pcap", ".cap", "tcpdump", NULL };
+
+const struct pd_format pd_format_pcap = {
+	.name = "pcap",
+	.summary = "packet capture: TCP payload sizes per interface and flow, "
+	    "retransmissions, stalls, throughput",
+	.command = "tcpdump -i IF -s 128 -w IF.pcap",
+	.hints = hints,
+	.bid = bid_pcap,
+	.parse = parse_pcap,
+};

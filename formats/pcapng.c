@@ -1,0 +1,256 @@
+/* "pcapng": a pcapng capture (dumpcap, Wireshark), walked block by block with a bounds-checked cursor because
+ * libpcap does not tell which interface a packet of a multi-interface
+ * file came from.  Section headers in either byte order; interface
+ * description blocks give the link type, snap length, if_name and
+ * if_tsresol; enhanced, simple and obsolete packet blocks carry the
+ * packets; everything else is skipped.  Each interface becomes one
+ * capture named by its if_name (else the path). */
+#include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/capture.h"
+#include "pathdoctor/cursor.h"
+#include "pathdoctor/diag.h"
+#include "pathdoctor/format.h"
+#include "pathdoctor/input.h"
+#include "pathdoctor/model.h"
+
+#define BLOCK_MAX (16u << 20)
+#define IFACES_MAX 64
+
+enum { SHB = 0x0a0d0d0a, IDB = 1, PB = 2, SPB = 3, EPB = 6 };
+
+struct iface {
+	int linktype;
+	uint32_t snaplen;
+	double tsresol;
+	struct pd_capture *cap;
+	struct pd_capture_state *st;
+};
+
+struct walk {
+	const struct pd_member *m;
+	struct pd_host *h;
+	struct pd_diag *d;
+	struct iface ifs[IFACES_MAX];
+	unsigned n_ifs;
+	bool le;
+};
+
+const char *pd_capture_ifname(const struct pd_member *m, struct pd_diag *d);
+
+static double
+pow10i(unsigned e)
+{
+	double v = 1;
+
+	while (e-- > 0)
+		v *= 10;
+	return v;
+}
+
+static int
+bid_pcapng(const struct pd_member *m)
+{
+	const uint8_t *p = m->head;
+
+	if (m->head_len < 28 || memcmp(p, "\x0a\x0d\x0d\x0a", 4) != 0)
+		return 0;
+	if (memcmp(p + 8, "\x1a\x2b\x3c\x4d", 4) == 0 ||
+	    memcmp(p + 8, "\x4d\x3c\x2b\x1a", 4) == 0)
+		return 64;
+	return 0;
+}
+
+static bool
+read_full(struct pd_input *in, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = pd_input_read(in, (char *)buf + got, n - got);
+
+		if (r <= 0)
+			return false;
+		got += (size_t)r;
+	}
+	return true;
+}
+
+static void
+close_ifaces(struct walk *w)
+{
+	for (unsigned i = 0; i < w->n_ifs; i++)
+		if (w->ifs[i].st)
+			pd_capture_end(w->ifs[i].st);
+	w->n_ifs = 0;
+}
+
+static void
+idb(struct walk *w, struct pd_cursor *c)
+{
+	struct iface *f;
+	char name[64] = "";
+
+	if (w->n_ifs == IFACES_MAX) {
+		pd_diag_note(w->d, PD_WARN, "pcapng.too-many-interfaces", 0,
+		    "more than %d interfaces; the rest are ignored", IFACES_MAX);
+		return;
+	}
+	f = &w->ifs[w->n_ifs];
+	memset(f, 0, sizeof(*f));
+	f->linktype = pd_cursor_u16(c);
+	pd_cursor_skip(c, 2);
+	f->snaplen = pd_cursor_u32(c);
+	f->tsresol = 1e-6;
+	while (pd_cursor_left(c) >= 4) {
+		uint16_t code = pd_cursor_u16(c), len = pd_cursor_u16(c);
+		const uint8_t *v = pd_cursor_bytes(c, len);
+
+		pd_cursor_skip(c, (4 - len % 4) % 4);
+		if (!v || code == 0)
+			break;
+		if (code == 2 && len > 0)	/* if_name */
+			snprintf(name, sizeof(name), "%.*s", (int)len, v);
+		if (code == 9 && len >= 1)	/* if_tsresol */
+			f->tsresol = v[0] & 0x80 ? 1.0 / (double)(1ull <<
+			    (v[0] & 0x3f)) : 1.0 / pow10i(v[0] & 0x7f);
+	}
+	if (!name[0])
+		snprintf(name, sizeof(name), "%s", pd_capture_ifname(w->m,
+		    w->d));
+	f->cap = pd_host_capture(w->h, w->d->arena, w->m->path, name);
+	f->cap->linktype = f->linktype;
+	f->cap->snaplen = f->snaplen;
+	f->cap->ev = (struct pd_evidence){ .member = w->m->path, .text =
+	    pd_arena_printf(w->d->arena, "interface %u '%s', link type %d",
+	    w->n_ifs, name, f->linktype) };
+	f->st = pd_capture_begin(f->cap);
+	w->n_ifs++;
+}
+
+static void
+packet(struct walk *w, struct pd_cursor *c, uint32_t type)
+{
+	uint32_t iface = 0, caplen, len;
+	uint64_t ts = 0;
+
+	if (type == EPB) {
+		iface = pd_cursor_u32(c);
+		ts = (uint64_t)pd_cursor_u32(c) << 32;
+		ts |= pd_cursor_u32(c);
+		caplen = pd_cursor_u32(c);
+		len = pd_cursor_u32(c);
+	} else if (type == PB) {
+		iface = pd_cursor_u16(c);
+		pd_cursor_skip(c, 2);
+		ts = (uint64_t)pd_cursor_u32(c) << 32;
+		ts |= pd_cursor_u32(c);
+		caplen = pd_cursor_u32(c);
+		len = pd_cursor_u32(c);
+	} else {
+		len = pd_cursor_u32(c);
+		caplen = len;
+		if (w->n_ifs && w->ifs[0].snaplen && caplen > w->ifs[0].snaplen)
+			caplen = w->ifs[0].snaplen;
+		if (caplen > pd_cursor_left(c))
+			caplen = (uint32_t)pd_cursor_left(c);
+	}
+	const uint8_t *data = pd_cursor_bytes(c, caplen);
+
+	if (!data || iface >= w->n_ifs) {
+		pd_diag_note(w->d, PD_WARN, "pcapng.bad-packet", 0, "a packet "
+		    "block with %s was skipped", data ? "an unknown interface" :
+		    "a length past its block");
+		return;
+	}
+	struct iface *f = &w->ifs[iface];
+
+	pd_capture_packet(f->st, (double)ts * f->tsresol, f->linktype, data,
+	    caplen, len);
+}
+
+static enum pd_status
+parse_pcapng(const struct pd_member *m, struct pd_input *in,
+    struct pd_host *h, struct pd_diag *d)
+{
+	struct walk *w = pd_xmalloc(sizeof(*w));
+	uint8_t hdr[8], *body = NULL;
+	size_t cap = 0;
+	enum pd_status rc = PD_OK;
+	uint64_t blocks = 0;
+
+	memset(w, 0, sizeof(*w));
+	w->m = m;
+	w->h = h;
+	w->d = d;
+	w->le = true;
+	while (read_full(in, hdr, sizeof(hdr))) {
+		struct pd_cursor c;
+
+		pd_cursor_init(&c, hdr, sizeof(hdr), w->le);
+		uint32_t type = pd_cursor_u32(&c), len = pd_cursor_u32(&c);
+
+		if (memcmp(hdr, "\x0a\x0d\x0d\x0a", 4) == 0) {
+			/* a section: its byte-order magic decides the order */
+			uint8_t bom[4];
+
+			if (!read_full(in, bom, 4))
+				break;
+			w->le = memcmp(bom, "\x4d\x3c\x2b\x1a", 4) == 0;
+			pd_cursor_init(&c, hdr + 4, 4, w->le);
+			len = pd_cursor_u32(&c);
+			type = SHB;
+			close_ifaces(w);
+			if (len < 28 || len % 4 || len > BLOCK_MAX)
+				goto bad_length;
+			len -= 4;	/* the magic was read */
+		} else if (len < 12 || len % 4 || len > BLOCK_MAX) {
+			goto bad_length;
+		}
+		size_t n = len - 8;
+
+		if (n > cap) {
+			cap = n;
+			body = pd_xrealloc(body, cap);
+		}
+		if (!read_full(in, body, n)) {
+			pd_diag_note(d, PD_WARN, "pcapng.truncated", 0, "capture "
+			    "cut short in block %llu; the part before was "
+			    "analysed", (unsigned long long)blocks);
+			rc = PD_WARN;
+			break;
+		}
+		blocks++;
+		pd_cursor_init(&c, body, n - 4, w->le);	/* minus the trailer */
+		if (type == IDB)
+			idb(w, &c);
+		else if (type == EPB || type == SPB || type == PB)
+			packet(w, &c, type);
+		continue;
+bad_length:
+		pd_diag_note(d, PD_WARN, "pcapng.bad-block", 0, "block %llu has "
+		    "length %u; the rest of the file was skipped",
+		    (unsigned long long)blocks, len);
+		rc = PD_WARN;
+		break;
+	}
+	for (unsigned i = 0; i < w->n_ifs; i++)
+		w->ifs[i].cap->truncated = rc != PD_OK;
+	close_ifaces(w);
+	free(body);
+	free(w);
+	return rc;
+}
+
+static const char *const hints[] = { ".pcapng", NULL };
+
+const struct pd_format pd_format_pcapng = {
+	.name = "pcapng",
+	.summary = "pcapng capture, several interfaces per file, named by "
+	    "their description blocks",
+	.command = "dumpcap -i IF -w IF.pcapng (or tcpdump)",
+	.hints = hints,
+	.bid = bid_pcapng,
+	.parse = parse_pcapng,
+};

@@ -1,0 +1,16 @@
+/* Small text charts for reports: payload-size histograms, one or two
+ * side by side ("tap vs physical"). */
+#ifndef PD_CHART_H
+#define PD_CHART_H
+
+#include "model.h"
+
+struct pd_arena;
+
+/* Up to rows sizes by count; with b, b's counts for the same sizes (and
+ * its own top sizes) are printed beside a's. */
+const char *pd_chart_sizes(struct pd_arena *a, const char *title_a,
+    const struct pd_size_count *va, unsigned na, const char *title_b,
+    const struct pd_size_count *vb, unsigned nb, unsigned rows);
+
+#endif

@@ -1,0 +1,437 @@
+/* Streaming TCP analysis of one interface's packets; see capture.h. */
+#include <arpa/inet.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/capture.h"
+#include "pathdoctor/packet.h"
+
+#define EVICT_KEEP (PD_FLOW_TABLE / 2)
+#define EXACT_SIZES 65536	/* payload sizes counted in a flat array */
+#define DUP_WINDOW 0.001	/* s: the same segment again this soon */
+#define DUP_ID_WINDOW 0.5	/* s: the same IP ID again this soon */
+#define RECENT 8		/* segments remembered per direction */
+
+struct recent {
+	uint32_t seq, span;
+	uint16_t id;
+	double ts;
+};
+
+struct seqstate {
+	bool init;
+	uint32_t nxt;			/* highest sequence sent + 1 */
+	uint16_t win;
+	double last_data_ts;
+	struct recent r[RECENT];	/* ring of the last segments */
+	unsigned r_next;
+};
+
+struct slot {
+	bool used;
+	struct pd_flow f;
+	struct seqstate s[2];
+};
+
+struct pd_capture_state {
+	struct pd_capture *cap;
+	struct slot *table;		/* PD_FLOW_TABLE slots */
+	unsigned used;
+	uint64_t *exact;		/* EXACT_SIZES counters */
+	struct pd_size_count big[PD_CAPTURE_SIZES];	/* sizes >= 64 KiB */
+	unsigned n_big;
+	struct pd_flow done[PD_CAPTURE_FLOWS];	/* evicted, bytes desc */
+	unsigned n_done;
+};
+
+static int
+seq_lt(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b) < 0;
+}
+
+unsigned
+pd_size_bucket(uint32_t bytes)
+{
+	unsigned b = 1;
+
+	if (bytes == 0)
+		return 0;
+	for (uint32_t v = bytes >> 6; v && b < PD_SIZE_BUCKETS - 1; v >>= 1)
+		b++;
+	return b;
+}
+
+void
+pd_flow_key_of(const struct pd_pkt *p, struct pd_flow_key *k, int *dir)
+{
+	size_t n = p->family == 4 ? 4 : 16;
+	int c = memcmp(p->src, p->dst, n);
+
+	memset(k, 0, sizeof(*k));
+	k->family = p->family;
+	*dir = c > 0 || (c == 0 && p->sport > p->dport);
+	memcpy(k->a, *dir ? p->dst : p->src, n);
+	memcpy(k->b, *dir ? p->src : p->dst, n);
+	k->pa = *dir ? p->dport : p->sport;
+	k->pb = *dir ? p->sport : p->dport;
+}
+
+bool
+pd_flow_key_eq(const struct pd_flow_key *x, const struct pd_flow_key *y)
+{
+	return memcmp(x, y, sizeof(*x)) == 0;
+}
+
+void
+pd_flow_key_fmt(char *buf, size_t n, const struct pd_flow_key *k)
+{
+	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
+	int af = k->family == 4 ? AF_INET : AF_INET6;
+
+	inet_ntop(af, k->a, a, sizeof(a));
+	inet_ntop(af, k->b, b, sizeof(b));
+	if (k->family == 4)
+		snprintf(buf, n, "%s:%u <-> %s:%u", a, k->pa, b, k->pb);
+	else
+		snprintf(buf, n, "[%s]:%u <-> [%s]:%u", a, k->pa, b, k->pb);
+}
+
+static uint32_t
+hash_key(const struct pd_flow_key *k)
+{
+	const uint8_t *p = (const uint8_t *)k;
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < sizeof(*k); i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+struct pd_capture_state *
+pd_capture_begin(struct pd_capture *cap)
+{
+	struct pd_capture_state *st = pd_xmalloc(sizeof(*st));
+
+	memset(st, 0, sizeof(*st));
+	st->cap = cap;
+	st->table = pd_xmalloc(PD_FLOW_TABLE * sizeof(*st->table));
+	memset(st->table, 0, PD_FLOW_TABLE * sizeof(*st->table));
+	st->exact = pd_xmalloc(EXACT_SIZES * sizeof(*st->exact));
+	memset(st->exact, 0, EXACT_SIZES * sizeof(*st->exact));
+	cap->first_ts = -1;
+	return st;
+}
+
+static void
+count_big(struct pd_capture_state *st, uint32_t bytes)
+{
+	for (unsigned i = 0; i < st->n_big; i++)
+		if (st->big[i].bytes == bytes) {
+			st->big[i].count++;
+			return;
+		}
+	if (st->n_big < PD_CAPTURE_SIZES)
+		st->big[st->n_big++] = (struct pd_size_count){ bytes, 1 };
+	else
+		st->cap->sizes.other++;
+}
+
+static void
+flow_size(struct pd_flow_dir *d, uint32_t bytes)
+{
+	for (unsigned i = 0; i < d->n_sizes; i++)
+		if (d->sizes[i].bytes == bytes) {
+			d->sizes[i].count++;
+			return;
+		}
+	if (d->n_sizes < PD_FLOW_SIZES)
+		d->sizes[d->n_sizes++] = (struct pd_size_count){ bytes, 1 };
+	else
+		d->sizes_other++;
+}
+
+static uint64_t
+flow_bytes(const struct pd_flow *f)
+{
+	return f->dir[0].bytes + f->dir[1].bytes;
+}
+
+/* Keeps the n busiest flows of a list sorted by bytes. */
+static void
+offer_flow(struct pd_flow *list, unsigned *n, const struct pd_flow *f)
+{
+	unsigned i = *n;
+
+	if (i == PD_CAPTURE_FLOWS) {
+		if (flow_bytes(&list[i - 1]) >= flow_bytes(f))
+			return;
+		i--;
+	} else {
+		(*n)++;
+	}
+	while (i > 0 && flow_bytes(&list[i - 1]) < flow_bytes(f)) {
+		list[i] = list[i - 1];
+		i--;
+	}
+	list[i] = *f;
+}
+
+static int
+cmp_slot_recent(const void *a, const void *b)
+{
+	const struct slot *x = a, *y = b;
+
+	if (x->used != y->used)
+		return x->used ? -1 : 1;
+	return x->f.last_ts > y->f.last_ts ? -1 : x->f.last_ts < y->f.last_ts;
+}
+
+/* Keeps the most recently seen half of the flows; the rest leave the
+ * table, the busiest of them kept in the results. */
+static void
+evict(struct pd_capture_state *st)
+{
+	struct slot *old = st->table;
+	struct slot *fresh = pd_xmalloc(PD_FLOW_TABLE * sizeof(*fresh));
+
+	qsort(old, PD_FLOW_TABLE, sizeof(*old), cmp_slot_recent);
+	memset(fresh, 0, PD_FLOW_TABLE * sizeof(*fresh));
+	st->used = 0;
+	for (unsigned i = 0; i < PD_FLOW_TABLE && old[i].used; i++) {
+		if (i >= EVICT_KEEP) {
+			offer_flow(st->done, &st->n_done, &old[i].f);
+			st->cap->flows_evicted++;
+			continue;
+		}
+		uint32_t h = hash_key(&old[i].f.key) & (PD_FLOW_TABLE - 1);
+
+		while (fresh[h].used)
+			h = (h + 1) & (PD_FLOW_TABLE - 1);
+		fresh[h] = old[i];
+		st->used++;
+	}
+	free(old);
+	st->table = fresh;
+}
+
+static struct slot *
+lookup(struct pd_capture_state *st, const struct pd_flow_key *k, double ts)
+{
+	uint32_t h = hash_key(k) & (PD_FLOW_TABLE - 1);
+
+	for (;;) {
+		struct slot *s = &st->table[h];
+
+		if (!s->used)
+			break;
+		if (pd_flow_key_eq(&s->f.key, k))
+			return s;
+		h = (h + 1) & (PD_FLOW_TABLE - 1);
+	}
+	if (st->used >= PD_FLOW_TABLE * 3 / 4) {
+		evict(st);
+		return lookup(st, k, ts);
+	}
+	struct slot *s = &st->table[h];
+
+	memset(s, 0, sizeof(*s));
+	s->used = true;
+	s->f.key = *k;
+	s->f.first_ts = ts;
+	st->used++;
+	st->cap->flows_seen++;
+	return s;
+}
+
+static void
+stall(struct pd_capture *cap, double ts, double gap)
+{
+	unsigned i = cap->n_stalls;
+
+	cap->n_stall_events++;
+	cap->stall_time += gap;
+	if (i == PD_CAPTURE_STALLS) {
+		if (cap->stalls[i - 1].gap >= gap)
+			return;
+		i--;
+	} else {
+		cap->n_stalls++;
+	}
+	while (i > 0 && cap->stalls[i - 1].gap < gap) {
+		cap->stalls[i] = cap->stalls[i - 1];
+		i--;
+	}
+	cap->stalls[i] = (struct pd_stall){ ts, gap };
+}
+
+/* The same IP packet captured twice (span ports and capture hardware do
+ * that, sometimes milliseconds apart): same sequence, length and a
+ * non-zero IP ID, or the same segment within a millisecond. */
+static bool
+captured_twice(const struct seqstate *s, const struct pd_pkt *p,
+    uint32_t span, double ts)
+{
+	for (unsigned i = 0; i < RECENT; i++) {
+		const struct recent *r = &s->r[i];
+
+		if (r->span != span || r->seq != p->seq || ts < r->ts)
+			continue;
+		if ((p->ip_id && p->ip_id == r->id && ts - r->ts < DUP_ID_WINDOW) ||
+		    ts - r->ts < DUP_WINDOW)
+			return true;
+	}
+	return false;
+}
+
+/* Retransmission by sequence ranges: a segment that starts below the
+ * highest sequence already sent repeats data, unless it is the same
+ * frame captured twice, a keep-alive, or a zero-window probe. */
+static void
+sequence(struct pd_capture_state *st, struct slot *sl, int d,
+    const struct pd_pkt *p, double ts)
+{
+	struct seqstate *s = &sl->s[d], *peer = &sl->s[!d];
+	struct pd_flow_dir *fd = &sl->f.dir[d];
+	struct pd_capture *cap = st->cap;
+	uint32_t span = p->payload + ((p->flags & PD_TCP_SYN) ? 1 : 0) +
+	    ((p->flags & PD_TCP_FIN) ? 1 : 0);
+
+	if (!s->init) {
+		s->init = true;
+		s->nxt = p->seq + span;
+	} else if (span > 0 && seq_lt(p->seq, s->nxt)) {
+		if (captured_twice(s, p, span, ts)) {
+			fd->dup_segs++;
+			cap->dup_segs++;
+		} else if (p->payload <= 1 && p->seq + 1 == s->nxt &&
+		    !(p->flags & (PD_TCP_SYN | PD_TCP_FIN))) {
+			cap->keepalives++;
+		} else if (p->payload == 1 && peer->init && peer->win == 0) {
+			cap->window_probes++;
+		} else {
+			uint32_t again = s->nxt - p->seq;
+
+			fd->retrans_segs++;
+			cap->retrans_segs++;
+			fd->retrans_bytes += again < p->payload ? again :
+			    p->payload;
+			cap->retrans_bytes += again < p->payload ? again :
+			    p->payload;
+			if (s->last_data_ts > 0 &&
+			    ts - s->last_data_ts >= PD_STALL_MIN)
+				stall(cap, ts, ts - s->last_data_ts);
+		}
+	}
+	if (s->init && seq_lt(s->nxt, p->seq + span))
+		s->nxt = p->seq + span;
+	s->r[s->r_next] = (struct recent){ p->seq, span, p->ip_id, ts };
+	s->r_next = (s->r_next + 1) % RECENT;
+	s->win = p->win;
+	if (p->payload)
+		s->last_data_ts = ts;
+}
+
+void
+pd_capture_packet(struct pd_capture_state *st, double ts, int linktype,
+    const uint8_t *data, uint32_t caplen, uint32_t len)
+{
+	struct pd_capture *cap = st->cap;
+	struct pd_pkt p;
+	struct pd_flow_key k;
+	int d;
+
+	cap->packets++;
+	if (cap->first_ts < 0 || ts < cap->first_ts)
+		cap->first_ts = ts;
+	if (ts > cap->last_ts)
+		cap->last_ts = ts;
+	if (!pd_pkt_decode(linktype, data, caplen, len, &p) || p.proto != 6) {
+		cap->undecoded++;
+		return;
+	}
+	cap->tcp_segments++;
+	cap->tcp_payload_bytes += p.payload;
+	cap->sizes.buckets[pd_size_bucket(p.payload)]++;
+	if (p.payload < EXACT_SIZES)
+		st->exact[p.payload]++;
+	else
+		count_big(st, p.payload);
+	pd_flow_key_of(&p, &k, &d);
+	struct slot *sl = lookup(st, &k, ts);
+	struct pd_flow_dir *fd = &sl->f.dir[d];
+
+	sl->f.last_ts = ts;
+	fd->segs++;
+	fd->bytes += p.payload;
+	if (p.payload > fd->max_payload)
+		fd->max_payload = p.payload;
+	if (p.mss && (p.flags & PD_TCP_SYN))
+		fd->mss = p.mss;
+	/* above the peer's MSS (or any MSS-like size) is a super-packet */
+	uint16_t mss = sl->f.dir[!d].mss ? sl->f.dir[!d].mss : fd->mss;
+
+	if (p.length_from_frame || (mss && p.payload > mss)) {
+		fd->super_segs++;
+		cap->super_segs++;
+	}
+	flow_size(fd, p.payload);
+	sequence(st, sl, d, &p, ts);
+}
+
+static int
+cmp_size_count(const void *a, const void *b)
+{
+	const struct pd_size_count *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->bytes < y->bytes ? -1 : x->bytes > y->bytes;
+}
+
+static void
+top_sizes(struct pd_capture_state *st)
+{
+	struct pd_size_hist *h = &st->cap->sizes;
+	struct pd_size_count *all = pd_xmalloc((EXACT_SIZES +
+	    PD_CAPTURE_SIZES) * sizeof(*all));
+	unsigned n = 0;
+
+	for (uint32_t b = 0; b < EXACT_SIZES; b++)
+		if (st->exact[b])
+			all[n++] = (struct pd_size_count){ b, st->exact[b] };
+	for (unsigned i = 0; i < st->n_big; i++)
+		all[n++] = st->big[i];
+	qsort(all, n, sizeof(*all), cmp_size_count);
+	h->n = n < PD_CAPTURE_SIZES ? n : PD_CAPTURE_SIZES;
+	memcpy(h->top, all, h->n * sizeof(*all));
+	for (unsigned i = h->n; i < n; i++)
+		h->other += all[i].count;
+	free(all);
+}
+
+void
+pd_capture_end(struct pd_capture_state *st)
+{
+	struct pd_capture *cap = st->cap;
+
+	top_sizes(st);
+	for (unsigned i = 0; i < PD_FLOW_TABLE; i++)
+		if (st->table[i].used)
+			offer_flow(st->done, &st->n_done, &st->table[i].f);
+	for (unsigned i = 0; i < st->n_done; i++) {
+		for (int d = 0; d < 2; d++)
+			qsort(st->done[i].dir[d].sizes,
+			    st->done[i].dir[d].n_sizes,
+			    sizeof(struct pd_size_count), cmp_size_count);
+		cap->flows[i] = st->done[i];
+	}
+	cap->n_flows = st->n_done;
+	if (cap->first_ts < 0)
+		cap->first_ts = 0;
+	free(st->exact);
+	free(st->table);
+	free(st);
+}

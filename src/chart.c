@@ -1,0 +1,83 @@
+/* Text charts: payload-size histograms with proportional bars. */
+#include <stdio.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/chart.h"
+
+#define BAR 24
+#define MAX_ROWS 24
+
+static uint64_t
+count_of(const struct pd_size_count *v, unsigned n, uint32_t bytes)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (v[i].bytes == bytes)
+			return v[i].count;
+	return 0;
+}
+
+static void
+bar(char *buf, size_t cap, uint64_t count, uint64_t max)
+{
+	size_t w = max ? (size_t)((count * BAR + max - 1) / max) : 0;
+
+	if (w > BAR)
+		w = BAR;
+	memset(buf, '#', w);
+	memset(buf + w, ' ', BAR - w);
+	buf[BAR] = '\0';
+	(void)cap;
+}
+
+const char *
+pd_chart_sizes(struct pd_arena *a, const char *ta,
+    const struct pd_size_count *va, unsigned na, const char *tb,
+    const struct pd_size_count *vb, unsigned nb, unsigned rows)
+{
+	uint32_t sizes[MAX_ROWS];
+	unsigned n = 0;
+	uint64_t max = 0;
+	char out[4096], ba[BAR + 1], bb[BAR + 1];
+	size_t len = 0;
+
+	if (rows > MAX_ROWS)
+		rows = MAX_ROWS;
+	/* the rows: a's top sizes, then b's that are missing */
+	for (unsigned i = 0; i < na && n < rows; i++)
+		sizes[n++] = va[i].bytes;
+	for (unsigned i = 0; vb && i < nb && n < rows; i++) {
+		bool seen = false;
+
+		for (unsigned k = 0; k < n; k++)
+			seen = seen || sizes[k] == vb[i].bytes;
+		if (!seen && n < rows)
+			sizes[n++] = vb[i].bytes;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t x = count_of(va, na, sizes[i]);
+		uint64_t y = vb ? count_of(vb, nb, sizes[i]) : 0;
+
+		max = x > max ? x : max;
+		max = y > max ? y : max;
+	}
+	len += (size_t)snprintf(out + len, sizeof(out) - len, "%10s  %-*s %8s",
+	    "payload", BAR, ta, "count");
+	if (vb)
+		len += (size_t)snprintf(out + len, sizeof(out) - len, "  %-*s %8s",
+		    BAR, tb, "count");
+	for (unsigned i = 0; i < n && len < sizeof(out) - 128; i++) {
+		uint64_t x = count_of(va, na, sizes[i]);
+
+		bar(ba, sizeof(ba), x, max);
+		len += (size_t)snprintf(out + len, sizeof(out) - len,
+		    "\n%8u B  %s %8llu", sizes[i], ba, (unsigned long long)x);
+		if (vb) {
+			uint64_t y = count_of(vb, nb, sizes[i]);
+
+			bar(bb, sizeof(bb), y, max);
+			len += (size_t)snprintf(out + len, sizeof(out) - len,
+			    "  %s %8llu", bb, (unsigned long long)y);
+		}
+	}
+	return pd_arena_strndup(a, out, len);
+}

@@ -1,0 +1,93 @@
+/* Bounds-checked byte reader with a sticky error flag. */
+#include "pathdoctor/cursor.h"
+
+void
+pd_cursor_init(struct pd_cursor *c, const void *p, size_t len, bool le)
+{
+	c->p = p;
+	c->len = p ? len : 0;
+	c->pos = 0;
+	c->bad = false;
+	c->le = le;
+}
+
+bool
+pd_cursor_ok(const struct pd_cursor *c)
+{
+	return !c->bad;
+}
+
+size_t
+pd_cursor_left(const struct pd_cursor *c)
+{
+	return c->bad ? 0 : c->len - c->pos;
+}
+
+const uint8_t *
+pd_cursor_bytes(struct pd_cursor *c, size_t n)
+{
+	if (c->bad || n > c->len - c->pos) {
+		c->bad = true;
+		return NULL;
+	}
+	const uint8_t *p = c->p + c->pos;
+
+	c->pos += n;
+	return p;
+}
+
+void
+pd_cursor_skip(struct pd_cursor *c, size_t n)
+{
+	(void)pd_cursor_bytes(c, n);
+}
+
+uint8_t
+pd_cursor_u8(struct pd_cursor *c)
+{
+	const uint8_t *p = pd_cursor_bytes(c, 1);
+
+	return p ? p[0] : 0;
+}
+
+uint16_t
+pd_cursor_be16(struct pd_cursor *c)
+{
+	const uint8_t *p = pd_cursor_bytes(c, 2);
+
+	return p ? (uint16_t)(p[0] << 8 | p[1]) : 0;
+}
+
+uint32_t
+pd_cursor_be32(struct pd_cursor *c)
+{
+	const uint8_t *p = pd_cursor_bytes(c, 4);
+
+	return p ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3] : 0;
+}
+
+uint16_t
+pd_cursor_u16(struct pd_cursor *c)
+{
+	const uint8_t *p = pd_cursor_bytes(c, 2);
+
+	if (!p)
+		return 0;
+	return c->le ? (uint16_t)(p[1] << 8 | p[0]) :
+	    (uint16_t)(p[0] << 8 | p[1]);
+}
+
+uint32_t
+pd_cursor_u32(struct pd_cursor *c)
+{
+	const uint8_t *p = pd_cursor_bytes(c, 4);
+
+	if (!p)
+		return 0;
+	if (c->le)
+		return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+		    (uint32_t)p[1] << 8 | p[0];
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}

@@ -1,0 +1,326 @@
+/* Captures: pcap and pcapng readers, TCP analysis, and the rules that
+ * use them, on the corpus and the samples. */
+#include <stdio.h>
+#include <string.h>
+#include "helpers.h"
+#include "pathdoctor/capture.h"
+#include "pathdoctor/packet.h"
+#include "pathdoctor/rule.h"
+
+static const struct pd_capture *
+only_capture(const struct parsed *p)
+{
+	const struct pd_capture *c = p->m->hosts ? p->m->hosts->captures : NULL;
+
+	if (!c)
+		fail_msg("no capture");
+	return c;
+}
+
+static uint64_t
+size_count(const struct pd_size_hist *h, uint32_t bytes)
+{
+	for (unsigned i = 0; i < h->n; i++)
+		if (h->top[i].bytes == bytes)
+			return h->top[i].count;
+	return 0;
+}
+
+static void
+test_corpus_captures(void **state)
+{
+	static const char *const dirs[] = { "pcap", "pcap-generated" };
+	char cmd[600], line[512];
+
+	(void)state;
+	REQUIRE_CORPUS();
+	for (size_t k = 0; k < 2; k++) {
+		snprintf(cmd, sizeof(cmd), "ls %s/%s | grep -v README",
+		    corpus_dir(), dirs[k]);
+		FILE *ls = popen(cmd, "r");
+		unsigned n = 0;
+
+		while (fgets(line, sizeof(line), ls)) {
+			char rel[600];
+			struct parsed p;
+
+			line[strcspn(line, "\n")] = 0;
+			snprintf(rel, sizeof(rel), "%s/%s", dirs[k], line);
+			parsed_corpus(&p, rel);
+			const char *want = strstr(line, ".pcapng") ? "pcapng" :
+			    "pcap";
+
+			if (strcmp(p.cov.members->format, want) != 0 ||
+			    p.cov.members->diag.worst < PD_WARN ||
+			    only_capture(&p)->tcp_segments == 0)
+				fail_msg("%s: format %s status %s", rel,
+				    p.cov.members->format,
+				    pd_status_name(p.cov.members->diag.worst));
+			parsed_free(&p);
+			n++;
+		}
+		pclose(ls);
+		assert_true(n > 0);
+	}
+}
+
+static void
+test_histograms_match_tshark(void **state)
+{
+	struct parsed p;
+	const struct pd_capture *c;
+
+	(void)state;
+	REQUIRE_CORPUS();
+	/* the tcp.len counts the capture's README gives */
+	parsed_corpus(&p, "pcap-generated/gsogen-before-tap100i0-65160B.pcap");
+	c = only_capture(&p);
+	assert_int_equal(c->packets, 16000);
+	assert_int_equal(size_count(&c->sizes, 0), 11139);
+	assert_int_equal(size_count(&c->sizes, 65160), 3478);
+	assert_int_equal(size_count(&c->sizes, 752), 923);
+	assert_int_equal(c->sizes.top[0].bytes, 0);
+	parsed_free(&p);
+	parsed_corpus(&p, "pcap-generated/gsogen-before-enp3s0-1448B-swgso.pcap");
+	c = only_capture(&p);
+	assert_int_equal(size_count(&c->sizes, 1448), 9672);
+	assert_int_equal(size_count(&c->sizes, 0), 6215);
+	assert_int_equal(size_count(&c->sizes, 752), 90);
+	parsed_free(&p);
+}
+
+static void
+test_retransmissions_and_duplicates(void **state)
+{
+	struct parsed p;
+	const struct pd_capture *c;
+
+	(void)state;
+	REQUIRE_CORPUS();
+	/* tshark: 514 retransmissions (fast ones included) */
+	parsed_corpus(&p, "pcap-generated/gsogen-loss1pct-enp3s0-retrans.pcap");
+	c = only_capture(&p);
+	assert_int_equal(c->retrans_segs, 519);
+	parsed_free(&p);
+	/* tshark flags 470 "retransmissions" that are the capture
+	 * hardware's duplicates (same IP ID, under a millisecond to 5 ms) */
+	parsed_corpus(&p, "pcap/tcptrace-hardware-dups-not-retrans.pcap");
+	c = only_capture(&p);
+	assert_int_equal(c->dup_segs, 472);
+	assert_int_equal(c->retrans_segs, 13);
+	parsed_free(&p);
+	/* every segment captured twice in the same microsecond */
+	parsed_corpus(&p, "pcap/zeek-ssh-fast-retransmits-dupacks.pcap");
+	c = only_capture(&p);
+	assert_int_equal(c->retrans_segs, 0);
+	assert_int_equal(c->dup_segs, 166);
+	parsed_free(&p);
+	parsed_corpus(&p, "pcap/tcpdump-ssh-session-with-retransmission.pcap");
+	assert_int_equal(only_capture(&p)->retrans_segs, 1);
+	parsed_free(&p);
+}
+
+static void
+test_super_packets(void **state)
+{
+	static const struct { const char *file; uint32_t bytes; } cases[] = {
+		{ "pcap/tcpdump-bigtcp-ipv4-80000B-iplen0.pcap", 80000 },
+		{ "pcap/tcpdump-bigtcp-ipv6-hbh-jumbo-80000B.pcap", 80000 },
+		{ "pcap/tcpdump-tso-iplen0-2030B.pcap", 1976 },
+		{ "pcap/tcpdump-gso-vxlan-encap-ipv4.pcap", 6990 },
+	};
+	(void)state;
+	REQUIRE_CORPUS();
+	for (size_t i = 0; i < PD_ARRAY_SIZE(cases); i++) {
+		struct parsed p;
+
+		parsed_corpus(&p, cases[i].file);
+		const struct pd_capture *c = only_capture(&p);
+
+		assert_int_equal(c->tcp_segments, 1);
+		assert_int_equal(c->sizes.top[0].bytes, cases[i].bytes);
+		parsed_free(&p);
+	}
+}
+
+static void
+test_pcapng_and_gzip(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	REQUIRE_CORPUS();
+	parsed_corpus(&p, "pcap/zeek-kerberos-smb-tso-3278B.pcapng");
+	assert_string_equal(p.cov.members->format, "pcapng");
+	assert_int_equal(only_capture(&p)->packets, 314);
+	assert_int_equal(only_capture(&p)->sizes.top[0].bytes, 0);
+	parsed_free(&p);
+	parsed_corpus(&p, "pcap/tcptrace-dsack-bulk-transfer.pcap.gz");
+	assert_string_equal(p.cov.members->format, "pcap");
+	assert_int_equal(only_capture(&p)->packets, 15712);
+	assert_int_equal(size_count(&only_capture(&p)->sizes, 1448), 11592);
+	parsed_free(&p);
+}
+
+static void
+test_truncated_and_bounded(void **state)
+{
+	size_t len;
+	unsigned char *buf = slurp("samples/bundles/gx10-before/pcap/nic2.pcap",
+	    &len);
+	struct parsed p;
+
+	(void)state;
+	assert_non_null(buf);
+	parsed_read_memory(&p, buf, len / 2 + 7, "nic2.pcap");
+	assert_int_equal(p.rc, 0);
+	assert_string_equal(p.cov.members->format, "pcap");
+	assert_string_equal(p.cov.members->diag.notes->id, "pcap.truncated");
+	assert_true(only_capture(&p)->truncated);
+	assert_true(only_capture(&p)->packets > 2000);
+	parsed_free(&p);
+	free(buf);
+
+	/* 20000 flows: the table evicts, memory stays bounded */
+	struct pd_capture cap;
+	struct pd_capture_state *st;
+	uint8_t f[54] = { 0 };
+
+	memset(&cap, 0, sizeof(cap));
+	st = pd_capture_begin(&cap);
+	f[12] = 0x08;
+	f[14] = 0x45;
+	f[17] = 40;
+	f[23] = 6;
+	for (unsigned i = 0; i < 20000; i++) {
+		f[26] = 10;
+		f[29] = (uint8_t)i;
+		f[28] = (uint8_t)(i >> 8);
+		f[30] = 10;
+		f[33] = 1;
+		f[34] = (uint8_t)(i >> 8);
+		f[35] = (uint8_t)i;
+		f[37] = 80;
+		f[46] = 0x50;
+		f[47] = PD_TCP_SYN;
+		pd_capture_packet(st, i * 0.001, PD_LINK_ETHERNET, f, sizeof(f),
+		    sizeof(f));
+	}
+	pd_capture_end(st);
+	assert_int_equal(cap.flows_seen, 20000);
+	assert_true(cap.flows_evicted > 0);
+	assert_true(cap.n_flows <= PD_CAPTURE_FLOWS);
+	assert_int_equal(cap.tcp_segments, 20000);
+}
+
+static void
+test_decoder_link_types(void **state)
+{
+	/* QinQ-tagged Ethernet, IPv4, TCP with 100 payload bytes */
+	struct pd_pkt pk;
+
+	(void)state;
+	/* layout: dst src 88a8 tci 8100 tci 0800 */
+	uint8_t fr[12 + 4 + 4 + 2 + 20 + 20] = { 0 };
+
+	fr[12] = 0x88; fr[13] = 0xa8; fr[16] = 0x81; fr[17] = 0x00;
+	fr[20] = 0x08; fr[21] = 0x00;
+	uint8_t *ip = fr + 22;
+
+	ip[0] = 0x45; ip[2] = 0; ip[3] = 140; ip[9] = 6;
+	ip[12] = 10; ip[15] = 1; ip[16] = 10; ip[19] = 2;
+	ip[20 + 1] = 80; ip[20 + 3] = 99; ip[20 + 12] = 0x50;
+	assert_true(pd_pkt_decode(PD_LINK_ETHERNET, fr, sizeof(fr), 162, &pk));
+	assert_int_equal(pk.payload, 100);
+	assert_int_equal(pk.sport, 80);
+	/* cut by the snap length: the IP length still counts */
+	assert_true(pd_pkt_decode(PD_LINK_ETHERNET, fr, 42 + 20, 162, &pk));
+	assert_int_equal(pk.payload, 100);
+	assert_false(pd_pkt_decode(PD_LINK_ETHERNET, fr, 30, 162, &pk));
+	assert_false(pd_pkt_decode(147, fr, sizeof(fr), 162, &pk));
+}
+
+static void
+test_gso_rule(void **state)
+{
+	struct parsed p;
+	const struct pd_finding *f;
+
+	(void)state;
+	parsed_read(&p, "samples/pve-gso-before.tgz");
+	parsed_analyse(&p);
+	f = find_finding(&p, "tcp.gso-mismatch", "tap100i0 -> enp3s0");
+	assert_non_null(f);
+	assert_int_equal(f->confidence, 80);
+	assert_int_equal(f->gain_lo, 210);
+	assert_int_equal(f->gain_hi, 230);
+	assert_non_null(f->chart);
+	assert_non_null(strstr(f->chart, "65160 B"));
+	assert_non_null(strstr(f->fix[1], "ens18 gso_max_size 63000 "
+	    "gso_ipv4_max_size 63000"));
+	for (const struct pd_capture *c = p.m->hosts->next->captures; c;
+	    c = c->next)
+		assert_int_not_equal(c->side, PD_SIDE_UNKNOWN);
+	parsed_free(&p);
+
+	parsed_read(&p, "samples/pve-gso-after.tgz");
+	parsed_analyse(&p);
+	assert_int_equal(p.fs.n, 0);
+	parsed_free(&p);
+
+	/* ip -d link alone predicts it, with less confidence */
+	size_t len;
+	unsigned char *t = slurp("samples/bundles/pve-gso-before/pve/"
+	    "ip-link.txt", &len);
+	const char *names[] = { "pve/ip-link.txt" };
+
+	t = realloc(t, len + 1);
+	t[len] = 0;
+	const char *texts[] = { (const char *)t };
+
+	parsed_members(&p, names, texts, 1);
+	parsed_analyse(&p);
+	f = find_finding(&p, "tcp.gso-mismatch", NULL);
+	assert_non_null(f);
+	assert_int_equal(f->confidence, 40);
+	assert_non_null(strstr(f->fix[1], "GUEST-IF-OF-VM100-NET0"));
+	parsed_free(&p);
+	free(t);
+}
+
+static void
+test_pause_rule(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_read(&p, "samples/gx10-before.tgz");
+	parsed_analyse(&p);
+	const struct pd_finding *f = find_finding(&p,
+	    "nic.pause-off-retransmits", "nic2");
+
+	assert_non_null(f);
+	assert_int_equal(f->confidence, 75);
+	assert_int_equal(f->gain_lo, 0);
+	assert_true(f->gain_hi > 150 && f->gain_hi < 250);
+	assert_non_null(strstr(f->fix[0], "ethtool -A nic2 rx on tx on"));
+	assert_null(find_finding(&p, "nic.pause-off-retransmits", "nic4"));
+	parsed_free(&p);
+}
+
+int
+test_group_capture(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_corpus_captures),
+		cmocka_unit_test(test_histograms_match_tshark),
+		cmocka_unit_test(test_retransmissions_and_duplicates),
+		cmocka_unit_test(test_super_packets),
+		cmocka_unit_test(test_pcapng_and_gzip),
+		cmocka_unit_test(test_truncated_and_bounded),
+		cmocka_unit_test(test_decoder_link_types),
+		cmocka_unit_test(test_gso_rule),
+		cmocka_unit_test(test_pause_rule),
+	};
+	return cmocka_run_group_tests_name("capture", tests, NULL, NULL);
+}
