@@ -136,6 +136,10 @@ ipv4(struct pd_cursor *c, uint32_t frame_left, int depth, struct pd_pkt *o)
 	}
 	if (total < ihl || (frag & 0x1fff) != 0)
 		return false;	/* later fragments carry no TCP header */
+	/* a frame shorter on the wire than its IP length claims holds only
+	 * what it holds (tshark does the same) */
+	if (frame_left >= ihl && total > frame_left)
+		total = (uint16_t)frame_left;
 	if (o->proto == 6)
 		return tcp(c, total - ihl, o);
 	if (o->proto == 17)
@@ -202,6 +206,8 @@ ipv6(struct pd_cursor *c, uint32_t frame_left, int depth, struct pd_pkt *o)
 		o->length_from_frame = true;
 		plen = jumbo ? jumbo : frame_left > 40 ? frame_left - 40 : 0;
 	}
+	if (frame_left > 40 && plen > frame_left - 40)
+		plen = frame_left - 40;
 	if (plen < used)
 		return false;
 	if (next == 6)

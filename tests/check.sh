@@ -4,6 +4,7 @@
 #   unit     cmocka tests (tests/unit), TAP output
 #   golden   reports and model dumps against tests/golden/*.out
 #   cli      exit codes and broken input through the real binary
+#   tshark   capture histograms and retransmissions against tshark's
 #   replay   the fuzz corpora and samples through the fuzz harnesses
 #   samples  the sample bundles regenerate byte for byte
 set -u
@@ -27,6 +28,7 @@ stage() {
 	CMOCKA_MESSAGE_OUTPUT=TAP stage unit "$build/unit-tests"
 	stage golden sh tests/run-golden.sh "$build/pathdoctor"
 	stage cli sh tests/cli.sh "$build/pathdoctor"
+	stage tshark sh tests/tshark-compare.sh "$build/pathdoctor"
 	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \
 	    samples/bundles
 	stage replay-format "$build/replay-format" tests/fuzz/corpus/member \
