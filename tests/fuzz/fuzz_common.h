@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
 #include "pathdoctor/bundle.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
@@ -32,6 +34,30 @@ fuzz_analyse_and_render(struct pd_model *m, struct pd_coverage *cov)
 		fclose(null);
 	}
 	pd_findings_release(&fs);
+}
+
+/* One member (reader f, or identified when NULL) through parse, rules
+ * and every renderer. */
+static inline void
+fuzz_one_member(const struct pd_format *f, const char *path,
+    const uint8_t *data, size_t size)
+{
+	struct pd_model *m = pd_model_new();
+	struct pd_coverage cov;
+
+	memset(&cov, 0, sizeof(cov));
+	pd_diag_init(&cov.bundle, pd_model_arena(m), "fuzz");
+	struct pd_member_result *r = pd_arena_alloc(pd_model_arena(m),
+	    sizeof(*r));
+
+	r->path = path;
+	pd_diag_init(&r->diag, pd_model_arena(m), path);
+	r->format = pd_member_parse_as(m, f, path, data, size, &r->diag);
+	pd_diag_finish(&r->diag);
+	cov.members = r;
+	cov.n_members = 1;
+	fuzz_analyse_and_render(m, &cov);
+	pd_model_free(m);
 }
 
 #endif

@@ -1,8 +1,6 @@
 /* libFuzzer target: one input is one member, identified and parsed by
  * whichever reader wins; the first byte picks a path hint. */
-#include <string.h>
 #include "fuzz_common.h"
-#include "pathdoctor/arena.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -15,21 +13,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"h/member" };
 	const size_t n = sizeof(names) / sizeof(names[0]);
 	const char *name = names[size ? data[0] % n : n - 1];
-	struct pd_model *m = pd_model_new();
-	struct pd_coverage cov;
 
-	memset(&cov, 0, sizeof(cov));
-	pd_diag_init(&cov.bundle, pd_model_arena(m), "fuzz");
-	struct pd_member_result *r = pd_arena_alloc(pd_model_arena(m),
-	    sizeof(*r));
-
-	r->path = name;
-	pd_diag_init(&r->diag, pd_model_arena(m), name);
-	r->format = pd_member_parse_buffer(m, name, data, size, &r->diag);
-	pd_diag_finish(&r->diag);
-	cov.members = r;
-	cov.n_members = 1;
-	fuzz_analyse_and_render(m, &cov);
-	pd_model_free(m);
+	fuzz_one_member(NULL, name, data, size);
 	return 0;
 }
