@@ -24,6 +24,9 @@ struct seqstate {
 	bool init;
 	uint32_t nxt;			/* highest sequence sent + 1 */
 	uint16_t win;
+	uint16_t last_id;		/* IP ID of the last segment */
+	bool last_was_data;
+	uint32_t id_steps, id_ones;	/* ID deltas seen, and those of 1 */
 	double last_data_ts;
 	struct recent r[RECENT];	/* ring of the last segments */
 	unsigned r_next;
@@ -286,18 +289,59 @@ captured_twice(const struct seqstate *s, const struct pd_pkt *p,
 	return false;
 }
 
+/* Senders that number IP IDs one per segment (Linux for connected
+ * sockets, most stacks with DF) leave gaps where segments were lost
+ * before the capture point, which sequence numbers alone cannot show at
+ * the receiver.  Only steps from one data segment to the next count:
+ * pure ACKs skip IDs without any loss (seen with Linux receivers).
+ * Trusted once nine in ten of at least 16 steps are 1.
+ * A silence of an RTO or more that ends with a gap is a stall when the
+ * sender was streaming before it (the segments in the ring all within
+ * BULK_WINDOW): request/response traffic also falls silent with a gap
+ * when the host's counter is shared, and is no loss. */
+#define ID_TRUST_STEPS 16
+#define ID_GAP_MAX 4096
+#define BULK_WINDOW 0.01	/* s */
+
+static void
+id_gap(struct pd_capture *cap, struct seqstate *s, const struct pd_pkt *p,
+    double ts, bool retransmission, bool super)
+{
+	uint16_t step = (uint16_t)(p->ip_id - s->last_id);
+
+	if (p->payload && s->last_was_data && p->ip_id && s->last_id) {
+		s->id_steps++;
+		s->id_ones += step == 1;
+		if (step > 1 && step < ID_GAP_MAX &&
+		    s->id_steps >= ID_TRUST_STEPS &&
+		    s->id_ones * 10 >= s->id_steps * 9) {
+			cap->unseen_segs += step - 1u;
+			const struct recent *oldest = &s->r[s->r_next];
+
+			if (!retransmission && oldest->ts > 0 &&
+			    oldest->ts >= s->last_data_ts - BULK_WINDOW &&
+			    ts - s->last_data_ts >= PD_STALL_MIN)
+				stall(cap, ts, ts - s->last_data_ts);
+		}
+	}
+	/* a super-packet's segments take one ID each on the wire */
+	s->last_id = super ? 0 : p->ip_id;
+	s->last_was_data = p->payload > 0;
+}
+
 /* Retransmission by sequence ranges: a segment that starts below the
  * highest sequence already sent repeats data, unless it is the same
  * frame captured twice, a keep-alive, or a zero-window probe. */
 static void
 sequence(struct pd_capture_state *st, struct slot *sl, int d,
-    const struct pd_pkt *p, double ts)
+    const struct pd_pkt *p, double ts, bool super)
 {
 	struct seqstate *s = &sl->s[d], *peer = &sl->s[!d];
 	struct pd_flow_dir *fd = &sl->f.dir[d];
 	struct pd_capture *cap = st->cap;
 	uint32_t span = p->payload + ((p->flags & PD_TCP_SYN) ? 1 : 0) +
 	    ((p->flags & PD_TCP_FIN) ? 1 : 0);
+	bool again_sent = false;
 
 	if (!s->init) {
 		s->init = true;
@@ -314,6 +358,7 @@ sequence(struct pd_capture_state *st, struct slot *sl, int d,
 		} else {
 			uint32_t again = s->nxt - p->seq;
 
+			again_sent = true;
 			fd->retrans_segs++;
 			cap->retrans_segs++;
 			fd->retrans_bytes += again < p->payload ? again :
@@ -330,6 +375,7 @@ sequence(struct pd_capture_state *st, struct slot *sl, int d,
 	s->r[s->r_next] = (struct recent){ p->seq, span, p->ip_id, ts };
 	s->r_next = (s->r_next + 1) % RECENT;
 	s->win = p->win;
+	id_gap(cap, s, p, ts, again_sent, super);
 	if (p->payload)
 		s->last_data_ts = ts;
 }
@@ -373,12 +419,14 @@ pd_capture_packet(struct pd_capture_state *st, double ts, int linktype,
 	/* above the peer's MSS (or any MSS-like size) is a super-packet */
 	uint16_t mss = sl->f.dir[!d].mss ? sl->f.dir[!d].mss : fd->mss;
 
-	if (p.length_from_frame || (mss && p.payload > mss)) {
+	bool super = p.length_from_frame || (mss && p.payload > mss);
+
+	if (super) {
 		fd->super_segs++;
 		cap->super_segs++;
 	}
 	flow_size(fd, p.payload);
-	sequence(st, sl, d, &p, ts);
+	sequence(st, sl, d, &p, ts, super);
 }
 
 static int

@@ -124,13 +124,16 @@ captures(FILE *out, const struct pd_host *h, struct pd_arena *a)
 		    c->side_why ? ": " : "", c->side_why ? c->side_why : "",
 		    c->truncated ? "; cut short" : "");
 		fprintf(out, "%llu packets, %llu TCP segments, %llu payload "
-		    "bytes in %.3f s; %llu retransmitted, %llu stalls over "
+		    "bytes in %.3f s; %llu retransmitted, %llu lost before "
+		    "the capture point (IP ID gaps), %llu stall%s over "
 		    "200 ms (%.3f s in all), %llu super-packets\n\n```\n",
 		    (unsigned long long)c->packets,
 		    (unsigned long long)c->tcp_segments,
 		    (unsigned long long)c->tcp_payload_bytes, dur,
 		    (unsigned long long)c->retrans_segs,
-		    (unsigned long long)c->n_stall_events, c->stall_time,
+		    (unsigned long long)c->unseen_segs,
+		    (unsigned long long)c->n_stall_events,
+		    c->n_stall_events == 1 ? "" : "s", c->stall_time,
 		    (unsigned long long)c->super_segs);
 		fprintf(out, "%s\n```\n", pd_chart_sizes(a, "all TCP segments",
 		    c->sizes.top, c->sizes.n, NULL, NULL, 0, 8));

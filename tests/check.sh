@@ -7,6 +7,8 @@
 #   tshark   capture histograms and retransmissions against tshark's
 #   replay   the fuzz corpora and samples through the fuzz harnesses
 #   samples  the sample bundles regenerate byte for byte
+#   kernel-captures  samples/capture-kernel.sh still makes captures that
+#            show what the samples show (root only)
 set -u
 build=${1:-build/san}
 log=$(mktemp)
@@ -36,6 +38,7 @@ stage() {
 	stage replay-bundle "$build/replay-bundle" tests/fuzz/corpus/bundle \
 	    samples/*.tgz
 	stage samples sh tests/samples-reproducible.sh
+	stage kernel-captures sh tests/kernel-captures.sh "$build/pathdoctor"
 } >"$log.all" 2>&1
 cat "$log.all"
 skipped=$(grep -c '# SKIP' "$log.all")

@@ -246,6 +246,9 @@ struct pd_capture {
 	uint64_t packets, tcp_segments, tcp_payload_bytes;
 	uint64_t retrans_segs, retrans_bytes, dup_segs, keepalives;
 	uint64_t window_probes, super_segs, undecoded;
+	/* segments the sender sent that never reached the capture point,
+	 * from gaps in IP IDs that otherwise count up one per segment */
+	uint64_t unseen_segs;
 	double first_ts, last_ts;
 	bool truncated;
 	struct pd_size_hist sizes;

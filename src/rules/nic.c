@@ -391,7 +391,7 @@ check_lro(const struct pd_rule *self, const struct pd_host *h,
 struct loss {
 	const struct pd_ctr_value *drops;
 	bool drops_moving;
-	uint64_t retrans, data_segs;
+	uint64_t retrans, unseen, data_segs;
 	double stall_time, duration, longest;
 	const struct pd_capture *cap;
 };
@@ -407,6 +407,7 @@ loss_of(const struct pd_host *h, const struct pd_netdev *nd, struct loss *l)
 		if (c->netdev != nd || !c->tcp_segments)
 			continue;
 		l->retrans += c->retrans_segs;
+		l->unseen += c->unseen_segs;
 		l->data_segs += c->tcp_segments;
 		l->stall_time += c->stall_time;
 		l->duration += c->last_ts - c->first_ts;
@@ -427,7 +428,8 @@ check_pause(const struct pd_rule *self, const struct pd_host *h,
 		if (nd->pause_rx != PD_NO || nd->pause_tx != PD_NO)
 			continue;
 		loss_of(h, nd, &l);
-		bool retrans = l.data_segs && l.retrans * 1000 >= l.data_segs;
+		bool retrans = l.data_segs &&
+		    (l.retrans + l.unseen) * 1000 >= l.data_segs;
 
 		if (!retrans && !l.drops_moving)
 			continue;
@@ -445,16 +447,20 @@ check_pause(const struct pd_rule *self, const struct pd_host *h,
 		if (share > 0.95)
 			share = 0.95;
 		pd_finding_summary(out, f, "Flow control is off on %s (ethtool "
-		    "-a) while %s%s%s; the longest silence before a "
-		    "retransmission lasted %.0f ms and stalls cover %.1f %% of "
-		    "the captured time.", nd->name, drops,
+		    "-a) while %s%s%s%s.", nd->name, drops,
 		    l.drops_moving && retrans ? " and " : "",
 		    retrans ? pd_arena_printf(out->arena, "captures through "
-		    "it show %llu retransmitted segments in %llu (%.2f %%)",
+		    "it show %llu retransmitted segments in %llu (%.2f %%)%s",
 		    (unsigned long long)l.retrans,
 		    (unsigned long long)l.data_segs,
-		    100.0 * (double)l.retrans / (double)l.data_segs) : "",
-		    l.longest * 1000, 100 * share);
+		    100.0 * (double)l.retrans / (double)l.data_segs,
+		    l.unseen ? pd_arena_printf(out->arena, " and %llu "
+		    "segments lost before the capture point (gaps in the "
+		    "sender's IP IDs)", (unsigned long long)l.unseen) : "") :
+		    "", l.duration > 0 ? pd_arena_printf(out->arena, "; the "
+		    "longest silence before lost data was sent again lasted "
+		    "%.0f ms and stalls cover %.1f %% of the captured time",
+		    l.longest * 1000, 100 * share) : "");
 		f->gain_lo = 0;
 		f->gain_hi = share > 0 ? pd_gain_tenths(1 / (1 - share)) : 0;
 		f->gain_basis = pd_arena_printf(out->arena, "model: the stalled "
