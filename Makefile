@@ -43,7 +43,7 @@ SAMPLES     := $(SAMPLE_DIRS:samples/bundles/%=samples/%.tgz)
 all: build/pathdoctor
 
 build/pathdoctor: $(OBJ)
-	$(Q)$(CC) $(OPT) -o $@ $^ $(PKG_LIBS) -lm
+	$(Q)$(CC) $(OPT) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
 build/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -55,16 +55,16 @@ build/san/%.o: %.c
 	    $(shell pkg-config --cflags cmocka) -c -o $@ $<
 
 build/san/pathdoctor: $(SAN_OBJ)
-	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
 build/san/unit-tests: $(SAN_LIB) $(UNIT_OBJ)
-	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) \
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -pthread \
 	    $(shell pkg-config --libs cmocka) -lm
 
 # The fuzz harnesses, replayed without libFuzzer by onefile.c.
 build/san/replay-%: build/san/tests/fuzz/fuzz_%.o \
     build/san/tests/fuzz/onefile.o $(SAN_LIB)
-	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
 # check installs what is missing first, so it works on a fresh machine.
 check: deps
@@ -103,7 +103,7 @@ fuzz: $(LIB_SRC) $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%.c)
 	$(Q)for t in $(FUZZ_TARGETS); do \
 	    $(CLANG) -std=c11 $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_FLAGS) \
 	        -o build/fuzz/fuzz_$$t tests/fuzz/fuzz_$$t.c $(LIB_SRC) \
-	        $(PKG_LIBS) -lm || exit 1; done
+	        $(PKG_LIBS) -lm -pthread || exit 1; done
 	@echo "run: build/fuzz/fuzz_member tests/fuzz/corpus/member" \
 	    "(fuzz_format the same corpus, fuzz_bundle tests/fuzz/corpus/bundle)"
 

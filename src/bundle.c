@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "pathdoctor/arena.h"
 #include "pathdoctor/bundle.h"
+#include "pathdoctor/readahead.h"
 #include "pathdoctor/format.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
@@ -538,6 +539,7 @@ pd_limits_default(struct pd_limits *l)
 	l->max_spool = 1ull << 30;
 	l->max_depth = 3;
 	l->max_line = 1u << 20;
+	l->one_thread = false;
 }
 
 static int
@@ -597,6 +599,7 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 	struct walk w = { .lim = lim, .model = m, .arena = m->arena,
 		.cov = cov };
 	struct archive *a = NULL;
+	struct pd_readahead *ra = NULL;
 	struct stat st;
 	int rc = -1;
 
@@ -614,10 +617,12 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 	}
 	a = archive_read_new();
 	archive_formats(a);
-	int orc = is_stdin ? archive_read_open_fd(a, 0, 65536) :
-	    archive_read_open_filename(a, path, 65536);
-
-	if (orc != ARCHIVE_OK) {
+	if (!is_stdin && pd_readahead_wanted(path)) {
+		if (pd_readahead_open(a, path, !lim->one_thread, &ra, err,
+		    errlen) != 0)
+			goto out;
+	} else if ((is_stdin ? archive_read_open_fd(a, 0, 65536) :
+	    archive_read_open_filename(a, path, 65536)) != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s", path, archive_error_string(a));
 		goto out;
 	}
@@ -628,6 +633,7 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 	rc = finish(&w, path, err, errlen);
 out:
 	archive_read_free(a);
+	pd_readahead_close(ra);
 	return rc;
 }
 

@@ -253,6 +253,11 @@ FILE *
 pd_input_fopen(struct pd_input *in)
 {
 	cookie_io_functions_t io = { .read = cookie_read };
+	FILE *f = fopencookie(in, "r", io);
 
-	return fopencookie(in, "r", io);
+	/* libpcap reads each record with two freads; a large buffer keeps
+	 * the trips down to the archive few */
+	if (f)
+		setvbuf(f, NULL, _IOFBF, 256u << 10);
+	return f;
 }

@@ -21,7 +21,7 @@ enum opt_id {
 	OPT_LIST_FORMATS = 256, OPT_LIST_RULES, OPT_EXPLAIN, OPT_ONLY,
 	OPT_SKIP, OPT_DUMP_MODEL, OPT_FAIL_ON, OPT_VERSION, OPT_MAX_MEMBERS,
 	OPT_MAX_TOTAL, OPT_MAX_RATIO, OPT_MAX_SPOOL, OPT_MAX_DEPTH,
-	OPT_MAX_LINE,
+	OPT_MAX_LINE, OPT_ONE_THREAD,
 };
 
 static const struct opt {
@@ -53,6 +53,8 @@ static const struct opt {
 	    "memory at most (1G)" },
 	{ "max-depth", OPT_MAX_DEPTH, "N", "nested archive levels opened (3)" },
 	{ "max-line", OPT_MAX_LINE, "SIZE", "longest text line read (1M)" },
+	{ "one-thread", OPT_ONE_THREAD, NULL, "decompress a compressed bundle "
+	    "on the analysing thread (default: on a second thread)" },
 	{ "version", OPT_VERSION, NULL, "print the version" },
 	{ "help", OPT_HELP, NULL, "print this help" },
 };
@@ -215,6 +217,7 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 		case OPT_ONLY: cfg->only = optarg; break;
 		case OPT_SKIP: cfg->skip = optarg; break;
 		case OPT_DUMP_MODEL: cfg->dump_model = true; break;
+		case OPT_ONE_THREAD: cfg->lim.one_thread = true; break;
 		case OPT_HELP: usage(stdout); *done = EXIT_CLEAN; return 0;
 		case OPT_VERSION:
 			printf("pathdoctor %s\n", PD_VERSION);

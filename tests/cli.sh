@@ -44,7 +44,7 @@ grep_out version-text "pathdoctor 0" out
 expect 0 help --help
 for o in format output list-formats list-rules explain only skip \
     dump-model fail-on max-members max-total max-ratio max-spool \
-    max-depth max-line version help; do
+    max-depth max-line one-thread version help; do
 	grep -q -- "--$o" "$tmp/out" || echo "not ok cli help-lists-$o"
 done
 echo "ok cli help-lists-every-option"
@@ -104,6 +104,23 @@ if { [ $rc -eq 0 ] && grep -q "truncated\|unreadable" "$tmp/out"; } ||
 else
 	echo "not ok cli truncated-gzip: exit $rc"
 fi
+# decompression on a second thread changes timing only: the same report,
+# exit code and notes as on one thread, whole or cut anywhere
+head -c $(($(wc -c <"$s") / 2)) "$s" >"$tmp/half.tgz"
+for b in samples/*.tgz "$tmp/b.tar.xz" "$tmp/b.tar.zstd" "$tmp/cut.tgz" \
+    "$tmp/half.tgz"; do
+	[ -f "$b" ] || continue
+	"$bin" -f json "$b" >"$tmp/two" 2>"$tmp/two.err"
+	rc2=$?
+	"$bin" --one-thread -f json "$b" >"$tmp/one" 2>"$tmp/one.err"
+	rc1=$?
+	if [ $rc1 -eq $rc2 ] && cmp -s "$tmp/one" "$tmp/two" &&
+	    cmp -s "$tmp/one.err" "$tmp/two.err"; then
+		echo "ok cli one-thread-same $(basename "$b")"
+	else
+		echo "not ok cli one-thread-same $(basename "$b"): exit $rc1/$rc2"
+	fi
+done
 head -c 12000 "$tmp/plain.tar" >"$tmp/half.tar"
 expect 0 half-tar "$tmp/half.tar"
 grep_out half-tar-note "Truncated tar archive" out

@@ -4,6 +4,7 @@
 #define PD_BUNDLE_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "diag.h"
 
@@ -16,6 +17,7 @@ struct pd_limits {
 	uint64_t max_spool;	/* bytes held in memory for one member */
 	uint64_t max_depth;	/* nested archives */
 	uint64_t max_line;	/* bytes in one text line */
+	bool one_thread;	/* no decompression thread (--one-thread) */
 };
 
 void pd_limits_default(struct pd_limits *l);

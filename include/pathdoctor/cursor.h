@@ -1,7 +1,10 @@
 /* A bounds-checked reader over bytes in memory, with a sticky error flag:
  * once a read would pass the end, every later read returns 0 and
  * pd_cursor_ok() is false, so a parser checks once, after a group of
- * reads.  Every binary input goes through one. */
+ * reads.  Every binary input goes through one.
+ *   pd_cursor_u16/u32 read in c->le order, pd_cursor_be16/be32 in network
+ *   order; pd_cursor_bytes gives n bytes in place (NULL and bad when
+ *   fewer are left). */
 #ifndef PD_CURSOR_H
 #define PD_CURSOR_H
 
@@ -16,16 +19,96 @@ struct pd_cursor {
 	bool le;		/* multi-byte reads are little-endian */
 };
 
-void pd_cursor_init(struct pd_cursor *c, const void *p, size_t len, bool le);
-bool pd_cursor_ok(const struct pd_cursor *c);
-size_t pd_cursor_left(const struct pd_cursor *c);
-uint8_t pd_cursor_u8(struct pd_cursor *c);
-uint16_t pd_cursor_u16(struct pd_cursor *c);	/* in c->le order */
-uint32_t pd_cursor_u32(struct pd_cursor *c);
-uint16_t pd_cursor_be16(struct pd_cursor *c);	/* network order */
-uint32_t pd_cursor_be32(struct pd_cursor *c);
-/* n bytes in place (NULL and bad when fewer are left). */
-const uint8_t *pd_cursor_bytes(struct pd_cursor *c, size_t n);
-void pd_cursor_skip(struct pd_cursor *c, size_t n);
+/* Inline: every decoded packet goes through a dozen of these. */
+static inline void
+pd_cursor_init(struct pd_cursor *c, const void *p, size_t len, bool le)
+{
+	c->p = p;
+	c->len = p ? len : 0;
+	c->pos = 0;
+	c->bad = false;
+	c->le = le;
+}
+
+static inline bool
+pd_cursor_ok(const struct pd_cursor *c)
+{
+	return !c->bad;
+}
+
+static inline size_t
+pd_cursor_left(const struct pd_cursor *c)
+{
+	return c->bad ? 0 : c->len - c->pos;
+}
+
+static inline const uint8_t *
+pd_cursor_bytes(struct pd_cursor *c, size_t n)
+{
+	if (c->bad || n > c->len - c->pos) {
+		c->bad = true;
+		return NULL;
+	}
+	const uint8_t *p = c->p + c->pos;
+
+	c->pos += n;
+	return p;
+}
+
+static inline void
+pd_cursor_skip(struct pd_cursor *c, size_t n)
+{
+	(void)pd_cursor_bytes(c, n);
+}
+
+static inline uint8_t
+pd_cursor_u8(struct pd_cursor *c)
+{
+	const uint8_t *p = pd_cursor_bytes(c, 1);
+
+	return p ? p[0] : 0;
+}
+
+static inline uint16_t
+pd_cursor_be16(struct pd_cursor *c)
+{
+	const uint8_t *p = pd_cursor_bytes(c, 2);
+
+	return p ? (uint16_t)(p[0] << 8 | p[1]) : 0;
+}
+
+static inline uint32_t
+pd_cursor_be32(struct pd_cursor *c)
+{
+	const uint8_t *p = pd_cursor_bytes(c, 4);
+
+	return p ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3] : 0;
+}
+
+static inline uint16_t
+pd_cursor_u16(struct pd_cursor *c)
+{
+	const uint8_t *p = pd_cursor_bytes(c, 2);
+
+	if (!p)
+		return 0;
+	return c->le ? (uint16_t)(p[1] << 8 | p[0]) :
+	    (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t
+pd_cursor_u32(struct pd_cursor *c)
+{
+	const uint8_t *p = pd_cursor_bytes(c, 4);
+
+	if (!p)
+		return 0;
+	if (c->le)
+		return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+		    (uint32_t)p[1] << 8 | p[0];
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3];
+}
 
 #endif

@@ -1,0 +1,26 @@
+/* A gzip'd bundle file (.tgz, .tar.gz) inflated with zlib, on a second
+ * thread unless told otherwise, for the bundle's libarchive handle, which
+ * then reads plain tar (or zip, cpio): decompression and analysis
+ * overlap.  The bytes the walker sees are the same with or without the
+ * thread; only the timing differs.  Other compressions go through
+ * libarchive's filters on the walker's thread. */
+#ifndef PD_READAHEAD_H
+#define PD_READAHEAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct archive;
+struct pd_readahead;
+
+/* True when the file starts with gzip's magic. */
+bool pd_readahead_wanted(const char *path);
+/* Starts the decompression thread on path and opens a (formats-set-up)
+ * archive over its output.  0 on success; -1 with err filled otherwise
+ * (nothing to free then). */
+int pd_readahead_open(struct archive *a, const char *path, bool threaded,
+    struct pd_readahead **out, char *err, size_t errlen);
+/* Stops the thread (early if the walker stopped early) and frees. */
+void pd_readahead_close(struct pd_readahead *r);
+
+#endif

@@ -1,0 +1,254 @@
+/* A gzip'd bundle file decompressed with zlib (src/gunzip.c) for the
+ * bundle's libarchive handle, which then reads plain tar through its
+ * read callback, one block at a time, without copying.  Threaded, a
+ * producer fills a ring of RA_BLOCKS blocks ahead of the walker; on one
+ * thread the callback fills one block itself.  The bytes, and so the
+ * report, are the same either way; a truncated stream gives everything
+ * before the cut, then the error.  Memory: RA_BLOCKS * RA_BLOCK bytes.
+ * (libarchive's own gzip filter, read through its raw format, returns
+ * nothing at all from a truncated stream, hence zlib here.) */
+#include <archive.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/input.h"
+#include "pathdoctor/readahead.h"
+
+#define RA_BLOCK (1u << 20)
+#define RA_BLOCKS 4
+
+struct pd_readahead {
+	int fd;
+	char ferr[128];
+	struct pd_gunzip *gz;
+	struct pd_source src;
+	bool threaded;
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t filled, emptied;
+	unsigned char *buf[RA_BLOCKS];
+	size_t len[RA_BLOCKS];
+	unsigned head, tail, count;	/* ring: produce at head, take at tail */
+	bool holding;			/* the consumer has block tail */
+	bool eof, failed, stop;
+	char err[256];
+};
+
+bool
+pd_readahead_wanted(const char *path)
+{
+	unsigned char head[2];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == 2 && head[0] == 0x1f && head[1] == 0x8b;
+}
+
+static ssize_t
+file_read(void *ctx, void *buf, size_t n)
+{
+	struct pd_readahead *r = ctx;
+	ssize_t k;
+
+	do
+		k = read(r->fd, buf, n);
+	while (k < 0 && errno == EINTR);
+	if (k < 0)
+		snprintf(r->ferr, sizeof(r->ferr), "%s", strerror(errno));
+	return k;
+}
+
+static const char *
+file_err(void *ctx)
+{
+	return ((struct pd_readahead *)ctx)->ferr;
+}
+
+/* Fills one block; the length, and eof or failed set on the way. */
+static size_t
+fill(struct pd_readahead *r, unsigned char *buf, bool *eof, bool *failed,
+    char *err, size_t errlen)
+{
+	size_t len = 0;
+
+	while (len < RA_BLOCK) {
+		ssize_t n = r->src.read(r->src.ctx, buf + len, RA_BLOCK - len);
+
+		if (n < 0) {
+			*failed = true;
+			snprintf(err, errlen, "%s", r->src.err(r->src.ctx));
+			break;
+		}
+		if (n == 0) {
+			*eof = true;
+			break;
+		}
+		len += (size_t)n;
+	}
+	return len;
+}
+
+static void *
+produce(void *arg)
+{
+	struct pd_readahead *r = arg;
+
+	for (;;) {
+		bool eof = false, failed = false;
+		char err[sizeof(r->err)] = "";
+
+		pthread_mutex_lock(&r->mu);
+		while (r->count == RA_BLOCKS && !r->stop)
+			pthread_cond_wait(&r->emptied, &r->mu);
+		if (r->stop) {
+			pthread_mutex_unlock(&r->mu);
+			return NULL;
+		}
+		unsigned i = r->head;
+
+		pthread_mutex_unlock(&r->mu);
+		size_t len = fill(r, r->buf[i], &eof, &failed, err, sizeof(err));
+
+		pthread_mutex_lock(&r->mu);
+		r->len[i] = len;
+		if (len > 0) {
+			r->head = (r->head + 1) % RA_BLOCKS;
+			r->count++;
+		}
+		r->eof = eof;
+		if (failed) {
+			r->failed = true;
+			memcpy(r->err, err, sizeof(r->err));
+		}
+		pthread_cond_signal(&r->filled);
+		pthread_mutex_unlock(&r->mu);
+		if (eof || failed)
+			return NULL;
+	}
+}
+
+/* The read callback on one thread: fill block 0 in place. */
+static la_ssize_t
+take_here(struct archive *a, void *ctx, const void **out)
+{
+	struct pd_readahead *r = ctx;
+	bool eof = false, failed = false;
+	size_t n;
+
+	if (r->eof || r->failed) {
+		if (r->failed)
+			archive_set_error(a, EIO, "%s", r->err);
+		return r->failed ? -1 : 0;
+	}
+	n = fill(r, r->buf[0], &eof, &failed, r->err, sizeof(r->err));
+	r->eof = eof;
+	r->failed = failed;
+	if (n == 0 && failed) {
+		archive_set_error(a, EIO, "%s", r->err);
+		return -1;
+	}
+	*out = r->buf[0];
+	return (la_ssize_t)n;
+}
+
+/* The read callback with a producer: take the next block of the ring. */
+static la_ssize_t
+take(struct archive *a, void *ctx, const void **out)
+{
+	struct pd_readahead *r = ctx;
+	la_ssize_t n = 0;
+
+	pthread_mutex_lock(&r->mu);
+	if (r->holding) {
+		r->tail = (r->tail + 1) % RA_BLOCKS;
+		r->count--;
+		r->holding = false;
+		pthread_cond_signal(&r->emptied);
+	}
+	while (r->count == 0 && !r->eof && !r->failed)
+		pthread_cond_wait(&r->filled, &r->mu);
+	if (r->count > 0) {
+		r->holding = true;
+		*out = r->buf[r->tail];
+		n = (la_ssize_t)r->len[r->tail];
+	} else if (r->failed) {
+		archive_set_error(a, EIO, "%s", r->err);
+		n = -1;
+	}
+	pthread_mutex_unlock(&r->mu);
+	return n;
+}
+
+int
+pd_readahead_open(struct archive *a, const char *path, bool threaded,
+    struct pd_readahead **out, char *err, size_t errlen)
+{
+	struct pd_readahead *r = pd_xmalloc(sizeof(*r));
+	unsigned made = 0;
+
+	memset(r, 0, sizeof(*r));
+	*out = NULL;
+	r->fd = open(path, O_RDONLY);
+	if (r->fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(r);
+		return -1;
+	}
+	r->gz = pd_gunzip_new((struct pd_source){ file_read, file_err, r });
+	r->src = pd_gunzip_source(r->gz);
+	r->threaded = threaded;
+	for (; made < (threaded ? RA_BLOCKS : 1); made++)
+		r->buf[made] = pd_xmalloc(RA_BLOCK);
+	if (threaded) {
+		pthread_mutex_init(&r->mu, NULL);
+		pthread_cond_init(&r->filled, NULL);
+		pthread_cond_init(&r->emptied, NULL);
+		if (pthread_create(&r->thread, NULL, produce, r) != 0) {
+			/* no thread to be had: decompress here instead */
+			pthread_cond_destroy(&r->emptied);
+			pthread_cond_destroy(&r->filled);
+			pthread_mutex_destroy(&r->mu);
+			r->threaded = false;
+		}
+	}
+	*out = r;
+	if (archive_read_open(a, r, NULL, r->threaded ? take : take_here,
+	    NULL) != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s: %s", path, archive_error_string(a));
+		pd_readahead_close(r);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void
+pd_readahead_close(struct pd_readahead *r)
+{
+	if (!r)
+		return;
+	if (r->threaded) {
+		pthread_mutex_lock(&r->mu);
+		r->stop = true;
+		pthread_cond_signal(&r->emptied);
+		pthread_mutex_unlock(&r->mu);
+		pthread_join(r->thread, NULL);
+		pthread_cond_destroy(&r->emptied);
+		pthread_cond_destroy(&r->filled);
+		pthread_mutex_destroy(&r->mu);
+	}
+	for (unsigned i = 0; i < RA_BLOCKS; i++)
+		free(r->buf[i]);
+	pd_gunzip_free(r->gz);
+	close(r->fd);
+	free(r);
+}
