@@ -33,6 +33,7 @@ static const struct { unsigned impl, part; const char *name; } parts[] = {
 
 struct block {
 	bool open;
+	unsigned cpu;			/* the "processor" number */
 	int impl, part;
 	char model[128];
 };
@@ -71,6 +72,8 @@ close_block(struct pd_host *h, struct pd_arena *a, struct block *b,
 	}
 	if (types && name[0])
 		pd_host_cpu_type(h, a, name);
+	if (name[0])
+		pd_host_cpu_index_type(h, a, b->cpu, name);
 	*b = (struct block){ .impl = -1, .part = -1 };
 }
 
@@ -93,6 +96,7 @@ parse_cpuinfo(const struct pd_member *m, struct pd_input *in,
 		    pd_parse_u64(v, 10, &x, NULL)) {
 			close_block(h, a, &b, types);
 			b.open = true;
+			b.cpu = x < PD_MAX_CPUS ? (unsigned)x : PD_MAX_CPUS;
 			n++;
 		} else if ((v = value_of(line, "model name"))) {
 			snprintf(b.model, sizeof(b.model), "%s", v);

@@ -6,17 +6,20 @@
 extern const struct pd_format pd_format_archive;
 extern const struct pd_format pd_format_cmdline;
 extern const struct pd_format pd_format_cpuinfo;
+extern const struct pd_format pd_format_elf;
 extern const struct pd_format pd_format_ethtool_features;
 extern const struct pd_format pd_format_ethtool_info;
 extern const struct pd_format pd_format_ethtool_pause;
 extern const struct pd_format pd_format_ethtool_settings;
 extern const struct pd_format pd_format_ethtool_stats;
 extern const struct pd_format pd_format_ip_link;
+extern const struct pd_format pd_format_kallsyms;
 extern const struct pd_format pd_format_lscpu;
 extern const struct pd_format pd_format_lspci_tv;
 extern const struct pd_format pd_format_lspci_vv;
 extern const struct pd_format pd_format_pcap;
 extern const struct pd_format pd_format_pcapng;
+extern const struct pd_format pd_format_perf_data;
 extern const struct pd_format pd_format_sysctl;
 extern const struct pd_format pd_format_uname;
 extern const struct pd_format pd_format_unknown;
@@ -25,6 +28,8 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_archive,
 	&pd_format_pcap,
 	&pd_format_pcapng,
+	&pd_format_perf_data,
+	&pd_format_elf,
 	&pd_format_lspci_tv,
 	&pd_format_lspci_vv,
 	&pd_format_cmdline,
@@ -38,6 +43,7 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_ethtool_settings,
 	&pd_format_ip_link,
 	&pd_format_sysctl,
+	&pd_format_kallsyms,
 	&pd_format_unknown,
 	NULL,
 };

@@ -41,6 +41,14 @@ pd_xrealloc(void *p, size_t n)
 	return q;
 }
 
+char *
+pd_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(pd_xmalloc(n), s, n);
+}
+
 struct pd_arena *
 pd_arena_new(void)
 {

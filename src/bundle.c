@@ -172,9 +172,20 @@ strip_gz(struct walk *w, const char *path)
 	return path;
 }
 
+/* The format a member's name suggests: only its last two components
+ * count ("ethtool-S/nic2.txt"), so a directory far up the path (the
+ * "perf.data.tar.bz2/" of a build-id cache) suggests nothing. */
 static const char *
-hinted_format(const char *path)
+hinted_format(const char *full)
 {
+	const char *path = full, *p;
+	unsigned slashes = 0;
+
+	for (p = full + strlen(full); p > full; p--)
+		if (p[-1] == '/' && ++slashes == 2) {
+			path = p;
+			break;
+		}
 	for (const struct pd_format *const *f = pd_formats; *f; f++) {
 		if ((*f)->container || !(*f)->parse)
 			continue;
@@ -429,6 +440,10 @@ walk_archive(struct walk *w, struct archive *a, const char *prefix,
 		case AE_IFDIR:
 			continue;
 		case AE_IFLNK:
+			/* perf archive's .build-id/ index links to the
+			 * files it also holds */
+			if (strstr(path, ".build-id/"))
+				continue;
 			skipped(w, path, pd_arena_printf(w->arena,
 			    "symbolic link to '%s' not followed",
 			    archive_entry_symlink(e) ?

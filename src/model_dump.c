@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include "pathdoctor/capture.h"
+#include "pathdoctor/profile.h"
 #include "pathdoctor/counters.h"
 #include "pathdoctor/gain.h"
 #include "pathdoctor/model.h"
@@ -159,6 +160,37 @@ dump_sizes(FILE *out, const char *indent, const struct pd_size_count *v,
 	fprintf(out, "\n");
 }
 
+/* Every symbol with its self and inclusive shares (percent of all
+ * samples' periods), for tests that compare with perf report. */
+static void
+dump_profile(FILE *out, const struct pd_profile *p)
+{
+	fprintf(out, "  profile %s (%s): event %s, samples %llu, lost %llu, "
+	    "period %.0f, call chains %s, cpus %s, symbols %u from %s\n",
+	    p->member, p->reader, p->event ? p->event : "-",
+	    (unsigned long long)p->samples, (unsigned long long)p->lost,
+	    p->period, p->has_callchain ? "yes" : "no",
+	    p->has_cpu ? "yes" : "no", p->n_syms,
+	    p->symbols ? p->symbols : "-");
+	if (p->hostname || p->arch || p->nr_cpus)
+		fprintf(out, "    recorded on %s (%s, %u CPUs, %s), perf %s\n",
+		    p->hostname ? p->hostname : "?", p->arch ? p->arch : "?",
+		    p->nr_cpus, p->os_release ? p->os_release : "?",
+		    p->perf_version ? p->perf_version : "?");
+	for (unsigned g = 0; g < p->n_groups; g++)
+		fprintf(out, "    group %s: %u cpus, period %.0f, idle %.0f\n",
+		    p->groups[g].name, p->groups[g].n_cpus,
+		    p->groups[g].total, p->groups[g].idle);
+	for (unsigned i = 0; i < p->n_syms; i++) {
+		const struct pd_prof_sym *s = &p->syms[i];
+
+		fprintf(out, "    sym %.4f %.4f %s %s%s\n", p->period > 0 ?
+		    100 * s->self / p->period : 0, p->period > 0 ?
+		    100 * s->inclusive / p->period : 0, s->dso, s->name,
+		    s->idle ? " (idle)" : "");
+	}
+}
+
 static void
 dump_capture(FILE *out, const struct pd_capture *c)
 {
@@ -277,6 +309,16 @@ dump_host(FILE *out, const struct pd_host *h)
 	}
 	for (const struct pd_capture *c = h->captures; c; c = c->next)
 		dump_capture(out, c);
+	for (const struct pd_profile *p = h->profiles; p; p = p->next)
+		dump_profile(out, p);
+	if (h->n_ksyms)
+		fprintf(out, "  kallsyms: %u text symbols from %s\n", h->n_ksyms,
+		    h->ksyms_member);
+	for (const struct pd_elf *e = h->elfs; e; e = e->next)
+		fprintf(out, "  elf %s: build id %s, %u symbols (%s)%s\n",
+		    e->member, e->build_id[0] ? e->build_id : "-", e->n_syms,
+		    e->from_symtab ? "symtab" : "dynsym",
+		    e->debug_only ? ", debug file" : "");
 	for (const struct pd_kv *kv = h->sysctl; kv; kv = kv->next)
 		fprintf(out, "  sysctl %s = %s\n", kv->key, kv->val);
 	for (const struct pd_model_note *n = h->notes; n; n = n->next)

@@ -5,6 +5,7 @@
 #include "finalize.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/model.h"
+#include "pathdoctor/profile.h"
 #include "pathdoctor/text.h"
 
 static struct pd_pcidev *
@@ -203,6 +204,30 @@ arch_from_cmdline(struct pd_host *h)
 	h->ev_arch = img->ev;
 }
 
+/* perf.data records uname -m and the host name of where it ran. */
+static void
+facts_from_profiles(struct pd_host *h)
+{
+	for (const struct pd_profile *p = h->profiles; p; p = p->next) {
+		if (h->arch == PD_ARCH_UNKNOWN && p->arch) {
+			if (strcmp(p->arch, "aarch64") == 0 ||
+			    strcmp(p->arch, "arm64") == 0)
+				h->arch = PD_ARCH_ARM64;
+			else if (strcmp(p->arch, "x86_64") == 0)
+				h->arch = PD_ARCH_X86_64;
+			if (h->arch != PD_ARCH_UNKNOWN) {
+				h->arch_name = p->arch;
+				h->ev_arch = (struct pd_evidence){ p->member, 0,
+				    "perf.data arch feature" };
+			}
+		}
+		if (!h->nodename && p->hostname)
+			h->nodename = p->hostname;
+		if (!h->kernel_release && p->os_release)
+			h->kernel_release = p->os_release;
+	}
+}
+
 static unsigned
 have_bits(const struct pd_host *h)
 {
@@ -221,6 +246,9 @@ have_bits(const struct pd_host *h)
 		have |= PD_HAVE_CMDLINE;
 	if (h->arch != PD_ARCH_UNKNOWN)
 		have |= PD_HAVE_ARCH;
+	for (const struct pd_profile *p = h->profiles; p; p = p->next)
+		if (p->samples)
+			have |= PD_HAVE_PROFILE;
 	return have;
 }
 
@@ -267,7 +295,9 @@ pd_model_finalize(struct pd_model *m)
 		link_parents(h);
 		cut_cycles(h);
 		arch_from_cmdline(h);
+		facts_from_profiles(h);
 		derive_iommu(h);
+		pd_profile_symbolise(h, m->arena);
 		pd_finalize_nic(h, m->arena);
 		pd_finalize_captures(h);
 		h->have = have_bits(h) | pd_finalize_nic_have(h);

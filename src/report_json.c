@@ -8,6 +8,7 @@
 #include "pathdoctor/cardlink.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
+#include "pathdoctor/profile.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 #include "pathdoctor/version.h"
@@ -141,6 +142,8 @@ card(const struct pd_card *c)
 	return o;
 }
 
+#define PD_JSON_SYMBOLS 30	/* hottest symbols by self share */
+
 static json_t *
 sizes_json(const struct pd_size_count *v, unsigned n)
 {
@@ -258,6 +261,58 @@ host(const struct pd_host *h)
 	return o;
 }
 
+static double
+pct(double part, double whole)
+{
+	return whole > 0 ? round(part / whole * 1e6) / 1e4 : 0;
+}
+
+static json_t *
+profile(const struct pd_host *h, const struct pd_profile *p)
+{
+	json_t *o = json_object(), *syms = json_array(), *gs = json_array();
+
+	json_object_set_new(o, "member", json_string(p->member));
+	json_object_set_new(o, "host", json_string(h->name));
+	json_object_set_new(o, "reader", json_string(p->reader));
+	json_object_set_new(o, "event", p->event ? json_string(p->event) :
+	    json_null());
+	json_object_set_new(o, "samples", json_integer((json_int_t)p->samples));
+	json_object_set_new(o, "lost", json_integer((json_int_t)p->lost));
+	json_object_set_new(o, "callchains", json_boolean(p->has_callchain));
+	json_object_set_new(o, "symbols_from", json_string(p->symbols ?
+	    p->symbols : "none"));
+	for (unsigned g = 0; g < p->n_groups; g++) {
+		const struct pd_prof_group *pg = &p->groups[g];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "name", json_string(pg->name));
+		json_object_set_new(j, "cpus", json_integer(pg->n_cpus));
+		json_object_set_new(j, "share_pct", json_real(pct(pg->total,
+		    p->period)));
+		json_object_set_new(j, "idle_pct", json_real(pct(pg->idle,
+		    pg->total)));
+		json_array_append_new(gs, j);
+	}
+	json_object_set_new(o, "groups", gs);
+	for (unsigned i = 0; i < p->n_syms && i < PD_JSON_SYMBOLS; i++) {
+		const struct pd_prof_sym *s = &p->syms[i];
+		json_t *j = json_object();
+
+		json_object_set_new(j, "name", json_string(s->name));
+		json_object_set_new(j, "dso", json_string(s->dso));
+		json_object_set_new(j, "self_pct", json_real(pct(s->self,
+		    p->period)));
+		json_object_set_new(j, "inclusive_pct", p->has_callchain ?
+		    json_real(pct(s->inclusive, p->period)) : json_null());
+		json_object_set_new(j, "samples", json_integer((json_int_t)
+		    s->samples));
+		json_array_append_new(syms, j);
+	}
+	json_object_set_new(o, "symbols", syms);
+	return o;
+}
+
 static int
 render_json(const struct pd_report *r, FILE *out)
 {
@@ -302,6 +357,12 @@ render_json(const struct pd_report *r, FILE *out)
 		for (const struct pd_capture *c = h->captures; c; c = c->next)
 			json_array_append_new(caps, capture(h, c));
 	json_object_set_new(root, "captures", caps);
+	json_t *profs = json_array();
+
+	for (const struct pd_host *h = r->model->hosts; h; h = h->next)
+		for (const struct pd_profile *p = h->profiles; p; p = p->next)
+			json_array_append_new(profs, profile(h, p));
+	json_object_set_new(root, "profiles", profs);
 	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 	    JSON_REAL_PRECISION(6));
 

@@ -7,6 +7,7 @@
 #include "pathdoctor/arena.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
+#include "pathdoctor/profile.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 
@@ -140,6 +141,69 @@ captures(FILE *out, const struct pd_host *h, struct pd_arena *a)
 	}
 }
 
+#define MD_SYMBOLS 12
+
+static double
+share(double part, double whole)
+{
+	return whole > 0 ? 100 * part / whole : 0;
+}
+
+/* Top symbols by self share; per core type, the share of that type's
+ * busy (not idle) samples. */
+static void
+profiles(FILE *out, const struct pd_host *h)
+{
+	for (const struct pd_profile *p = h->profiles; p; p = p->next) {
+		fprintf(out, "\n**Profile: ");
+		cell(out, p->member);
+		fprintf(out, "** (%s, %s, %llu samples%s%s; symbols: %s)\n\n",
+		    p->reader, p->event ? p->event : "event unknown",
+		    (unsigned long long)p->samples,
+		    p->lost ? pd_arena_printf(h->model->arena, ", %llu lost",
+		    (unsigned long long)p->lost) : "",
+		    p->has_callchain ? ", call chains" : "",
+		    p->symbols ? p->symbols : "none");
+		for (unsigned g = 0; g < p->n_groups; g++)
+			fprintf(out, "- %s: %s%.1f %% of samples, "
+			    "%.1f %% of them idle\n", p->groups[g].name,
+			    p->has_cpu ? pd_arena_printf(h->model->arena,
+			    "%u CPUs seen, ", p->groups[g].n_cpus) : "",
+			    share(p->groups[g].total,
+			    p->period), share(p->groups[g].idle,
+			    p->groups[g].total));
+		fprintf(out, "\n| symbol | DSO | self | inclusive |");
+		for (unsigned g = 0; g < p->n_groups; g++)
+			fprintf(out, " %s, busy |", p->groups[g].name);
+		fprintf(out, "\n|---|---|---:|---:|");
+		for (unsigned g = 0; g < p->n_groups; g++)
+			fprintf(out, "---:|");
+		fprintf(out, "\n");
+		for (unsigned i = 0; i < p->n_syms && i < MD_SYMBOLS; i++) {
+			const struct pd_prof_sym *s = &p->syms[i];
+
+			fprintf(out, "| ");
+			cell(out, s->name);
+			fprintf(out, " | ");
+			cell(out, s->dso);
+			fprintf(out, " | %.2f %% | ", share(s->self, p->period));
+			if (p->has_callchain)
+				fprintf(out, "%.2f %% |", share(s->inclusive,
+				    p->period));
+			else
+				fprintf(out, "- |");
+			for (unsigned g = 0; g < p->n_groups; g++) {
+				const struct pd_prof_group *pg = &p->groups[g];
+
+				fprintf(out, " %.2f %% |", s->idle ? 0 :
+				    share(p->sym_group_self[i * PD_PROF_GROUPS +
+				    g], pg->total - pg->idle));
+			}
+			fprintf(out, "\n");
+		}
+	}
+}
+
 static void
 hosts(FILE *out, const struct pd_model *m)
 {
@@ -176,6 +240,7 @@ hosts(FILE *out, const struct pd_model *m)
 		}
 		cards(out, h);
 		captures(out, h, pd_model_arena(m));
+		profiles(out, h);
 	}
 }
 

@@ -5,6 +5,7 @@
 #   golden   reports and model dumps against tests/golden/*.out
 #   cli      exit codes and broken input through the real binary
 #   tshark   capture histograms and retransmissions against tshark's
+#   perf     profile shares against perf report's (live and corpus)
 #   replay   the fuzz corpora and samples through the fuzz harnesses
 #   samples  the sample bundles regenerate byte for byte
 #   kernel-captures  samples/capture-kernel.sh still makes captures that
@@ -31,6 +32,7 @@ stage() {
 	stage golden sh tests/run-golden.sh "$build/pathdoctor"
 	stage cli sh tests/cli.sh "$build/pathdoctor"
 	stage tshark sh tests/tshark-compare.sh "$build/pathdoctor"
+	stage perf sh tests/perf-compare.sh "$build/pathdoctor"
 	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \
 	    samples/bundles
 	stage replay-format "$build/replay-format" tests/fuzz/corpus/member \

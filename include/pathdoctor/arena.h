@@ -26,5 +26,6 @@ char *pd_arena_vprintf(struct pd_arena *a, const char *fmt, va_list ap);
 /* Abort with a message on out-of-memory; used by the few heap users. */
 void *pd_xmalloc(size_t n);
 void *pd_xrealloc(void *p, size_t n);
+char *pd_xstrdup(const char *s);
 
 #endif

@@ -304,6 +304,36 @@ struct pd_cpu_type {
 	unsigned count;
 };
 
+struct pd_profile;
+
+/* A function symbol, from kallsyms or an ELF symbol table. */
+struct pd_sym {
+	uint64_t addr, size;		/* size 0: up to the next symbol */
+	const char *name, *module;	/* module: kallsyms' "[mlx5_core]" */
+	unsigned bind;			/* 0 local, 1 global, 2 weak */
+};
+
+/* An ELF file of the bundle (perf archive's build-id cache, a vmlinux):
+ * what names a profile's addresses inside it. */
+struct pd_elf_seg {
+	uint64_t offset, vaddr, memsz;	/* PT_LOAD */
+};
+
+#define PD_ELF_SEGS 16
+
+struct pd_elf {
+	struct pd_elf *next;
+	const char *member;
+	char build_id[41];		/* hex; "" when none */
+	struct pd_elf_seg segs[PD_ELF_SEGS];
+	unsigned n_segs;
+	struct pd_sym *syms;		/* functions, by address */
+	unsigned n_syms;
+	bool from_symtab;		/* .symtab (else .dynsym) */
+	bool debug_only;		/* separate debug file: no code, and
+					 * segment offsets not the binary's */
+};
+
 struct pd_host {
 	struct pd_host *next;		/* sorted by key */
 	const struct pd_model *model;	/* the bundle's other hosts */
@@ -333,6 +363,12 @@ struct pd_host {
 	struct pd_kv *sysctl;		/* sorted by key, last value wins */
 	struct pd_card *cards;		/* derived */
 	struct pd_capture *captures;
+	struct pd_profile *profiles;	/* sorted by member */
+	struct pd_sym *ksyms;		/* kallsyms, sorted by address */
+	unsigned n_ksyms, cap_ksyms;
+	const char *ksyms_member;
+	struct pd_elf *elfs;
+	const char **cpu_type_of;	/* [PD_MAX_CPUS]: type of each CPU */
 	struct pd_model_note *notes;	/* derived, in order */
 };
 
@@ -358,6 +394,9 @@ struct pd_pci_edge *pd_host_pci_edge(struct pd_host *h, struct pd_arena *a,
     const char *bdf);
 void pd_host_cpu_type(struct pd_host *h, struct pd_arena *a,
     const char *name);
+/* The type of CPU number cpu (cpuinfo's "processor"; lscpu in order). */
+void pd_host_cpu_index_type(struct pd_host *h, struct pd_arena *a,
+    unsigned cpu, const char *name);
 /* Appends a cmdline token (kept in order). */
 void pd_host_cmdline_add(struct pd_host *h, struct pd_arena *a,
     const char *key, const char *val, const struct pd_evidence *ev);

@@ -80,5 +80,6 @@ int test_group_bundle(void);
 int test_group_input(void);
 int test_group_nic(void);
 int test_group_capture(void);
+int test_group_profile(void);
 
 #endif

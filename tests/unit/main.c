@@ -16,5 +16,6 @@ main(void)
 	failed += test_group_bundle();
 	failed += test_group_nic();
 	failed += test_group_capture();
+	failed += test_group_profile();
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,159 @@
+/* "kallsyms": /proc/kallsyms, the kernel's symbols, which name the kernel
+ * addresses of a profile taken on the same boot.  Lines are
+ * "ADDRESS TYPE NAME [MODULE]"; only text symbols (t, T, w, W) are kept,
+ * as perf does.  Read as an ordinary user, every address is zero
+ * (kptr_restrict): that is a note, since nothing can be named then. */
+#include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/diag.h"
+#include "pathdoctor/format.h"
+#include "pathdoctor/input.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/profile.h"
+#include "pathdoctor/text.h"
+
+#define KSYMS_MAX (8u << 20)
+
+/* "ffffffff81000000 T _text" or "... t name\t[module]": the parts, or
+ * false when the line is not one. */
+static bool
+split(const char *line, uint64_t *addr, char *type, const char **name,
+    size_t *name_len, const char **mod, size_t *mod_len)
+{
+	const char *p = line, *e;
+	size_t n = 0;
+
+	*addr = 0;
+	for (;; n++) {
+		char ch = p[n];
+
+		if (ch >= '0' && ch <= '9')
+			*addr = *addr << 4 | (uint64_t)(ch - '0');
+		else if (ch >= 'a' && ch <= 'f')
+			*addr = *addr << 4 | (uint64_t)(ch - 'a' + 10);
+		else
+			break;
+	}
+	if (n < 8 || n > 16 || p[n] != ' ' || !p[n + 1] || p[n + 2] != ' ')
+		return false;
+	*type = p[n + 1];
+	p += n + 3;
+	for (e = p; *e && *e != ' ' && *e != '\t'; e++)
+		;
+	if (e == p)
+		return false;
+	*name = p;
+	*name_len = (size_t)(e - p);
+	*mod = NULL;
+	*mod_len = 0;
+	while (*e == ' ' || *e == '\t')
+		e++;
+	if (*e == '[') {
+		const char *close = strchr(e, ']');
+
+		if (close) {
+			*mod = e;
+			*mod_len = (size_t)(close - e + 1);
+		}
+	}
+	return true;
+}
+
+static int
+bid_kallsyms(const struct pd_member *m)
+{
+	char line[512];
+	int good = 0;
+
+	if (memchr(m->head, 0, m->head_len))
+		return 0;
+	for (unsigned i = 0; good < 4 &&
+	    pd_text_head_line(m->head, m->head_len, i, line, sizeof(line));
+	    i++) {
+		uint64_t addr;
+		char type;
+		const char *name, *mod;
+		size_t nl, ml;
+
+		if (!split(line, &addr, &type, &name, &nl, &mod, &ml) ||
+		    !strchr("aAbBdDgGiIn NprRsStTuUvVwW?", type))
+			return 0;
+		good++;
+	}
+	return good >= 2 ? 16 + 8 * good : 0;
+}
+
+static enum pd_status
+parse_kallsyms(const struct pd_member *m, struct pd_input *in,
+    struct pd_host *h, struct pd_diag *d)
+{
+	const char *line;
+	size_t len;
+	uint64_t lines = 0, zero = 0;
+
+	if (h->ksyms_member) {
+		pd_diag_note(d, PD_WARN, "kallsyms.second", 0, "the host "
+		    "already has kallsyms from %s; this one is not used",
+		    h->ksyms_member);
+		return PD_WARN;
+	}
+	while (pd_input_getline(in, &line, &len)) {
+		uint64_t addr;
+		char type;
+		const char *name, *mod;
+		size_t nl, ml;
+
+		if (!split(line, &addr, &type, &name, &nl, &mod, &ml))
+			continue;
+		lines++;
+		if (!addr) {
+			zero++;
+			continue;
+		}
+		if (!strchr("tTwW", type))
+			continue;
+		if (h->n_ksyms == KSYMS_MAX)
+			break;
+		if (h->n_ksyms == h->cap_ksyms) {
+			unsigned cap = h->cap_ksyms ? h->cap_ksyms * 2 : 4096;
+			struct pd_sym *v = pd_arena_alloc(d->arena, cap *
+			    sizeof(*v));
+
+			if (h->n_ksyms)
+				memcpy(v, h->ksyms, h->n_ksyms * sizeof(*v));
+			h->ksyms = v;
+			h->cap_ksyms = cap;
+		}
+		h->ksyms[h->n_ksyms++] = (struct pd_sym){ addr, 0,
+		    pd_arena_strndup(d->arena, name, nl),
+		    mod ? pd_arena_strndup(d->arena, mod, ml) : NULL,
+		    type == 'w' || type == 'W' ? 2 : type == 'T' };
+	}
+	if (lines == 0) {
+		pd_diag_note(d, PD_FAILED, "kallsyms.empty", 0, "no symbol "
+		    "lines");
+		return PD_FAILED;
+	}
+	h->ksyms_member = pd_arena_strdup(d->arena, m->path);
+	if (zero == lines) {
+		pd_diag_note(d, PD_WARN, "kallsyms.zero", 0, "every address is "
+		    "0: read without root (kptr_restrict), so kernel samples "
+		    "cannot be named; collect it as root");
+		return PD_WARN;
+	}
+	h->n_ksyms = pd_syms_settle(h->ksyms, h->n_ksyms);
+	return PD_OK;
+}
+
+static const char *const hints[] = { "kallsyms", NULL };
+
+const struct pd_format pd_format_kallsyms = {
+	.name = "kallsyms",
+	.summary = "kernel symbols (/proc/kallsyms, as root) that name the "
+	    "kernel addresses of a profile",
+	.command = "cat /proc/kallsyms",
+	.hints = hints,
+	.bid = bid_kallsyms,
+	.parse = parse_kallsyms,
+};

@@ -1,0 +1,693 @@
+/* "perf.data": a file written by perf record, file or pipe mode, either
+ * byte order, streamed: the part before the data section (header, ids,
+ * attributes) is held in memory up to PRE_DATA_MAX, the data section is
+ * read one record at a time, the feature sections after it up to
+ * FEATURES_MAX.  Samples are parsed by their attribute's sample_type up
+ * to the call chain (every field after it is irrelevant here, so RAW,
+ * BRANCH_STACK, REGS_*, STACK_USER, WEIGHT and the rest never need
+ * decoding); MMAP/MMAP2 give the user mappings, LOST the losses;
+ * AUXTRACE payloads, tracing data and everything else are skipped by
+ * their sizes.  Layout: tools/perf/Documentation/perf.data-file-format.txt
+ * in the Linux tree. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/cursor.h"
+#include "pathdoctor/diag.h"
+#include "pathdoctor/format.h"
+#include "pathdoctor/input.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/profile.h"
+
+#define PRE_DATA_MAX (64u << 20)
+#define FEATURES_MAX (64u << 20)
+#define ATTRS_MAX 256
+#define IDS_MAX 65536
+#define HEADER_SIZE 104
+#define PIPE_HEADER_SIZE 16
+
+enum {
+	ST_IP = 1u << 0, ST_TID = 1u << 1, ST_TIME = 1u << 2,
+	ST_ADDR = 1u << 3, ST_READ = 1u << 4, ST_CALLCHAIN = 1u << 5,
+	ST_ID = 1u << 6, ST_CPU = 1u << 7, ST_PERIOD = 1u << 8,
+	ST_STREAM_ID = 1u << 9, ST_IDENTIFIER = 1u << 16,
+};
+enum { RF_ENABLED = 1, RF_RUNNING = 2, RF_ID = 4, RF_GROUP = 8,
+	RF_LOST = 16 };
+enum {
+	REC_MMAP = 1, REC_LOST = 2, REC_SAMPLE = 9, REC_MMAP2 = 10,
+	REC_LOST_SAMPLES = 13, REC_HEADER_ATTR = 64,
+	REC_HEADER_TRACING_DATA = 66, REC_AUXTRACE = 71,
+	REC_HEADER_FEATURE = 80, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
+};
+enum { FEAT_BUILD_ID = 2, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5,
+	FEAT_ARCH = 6, FEAT_NRCPUS = 7, FEAT_EVENT_DESC = 12 };
+#define MISC_CPUMODE_MASK 7u
+#define MISC_MMAP_BUILD_ID (1u << 14)
+#define MISC_BUILD_ID_SIZE (1u << 15)
+
+struct attr {
+	uint32_t type;
+	uint64_t config, sample_period, sample_type, read_format;
+	bool freq;
+};
+
+struct id_attr {
+	uint64_t id;
+	unsigned attr;
+};
+
+struct reader {
+	const struct pd_member *m;
+	struct pd_input *in;
+	struct pd_diag *d;
+	struct pd_profile *p;
+	struct pd_host *h;
+	bool le;
+	uint64_t pos;			/* bytes of the member consumed */
+	struct attr attrs[ATTRS_MAX];
+	unsigned n_attrs;
+	struct id_attr *ids;		/* sorted by id */
+	unsigned n_ids;
+	unsigned id_pos;		/* u64 index of ID in a sample; 0: none */
+	bool identifier;		/* every sample starts with its id */
+	uint64_t chain[PD_PROF_CHAIN];
+	uint64_t skipped[128];		/* records skipped, by type */
+	bool compressed_noted, unknown_attr_noted;
+	unsigned char rec[65536];
+};
+
+static int
+bid_perf_data(const struct pd_member *m)
+{
+	if (m->head_len < PIPE_HEADER_SIZE)
+		return 0;
+	if (memcmp(m->head, "PERFILE2", 8) == 0 ||
+	    memcmp(m->head, "2ELIFREP", 8) == 0)
+		return 64;
+	return 0;
+}
+
+static inline uint64_t
+u64_of(struct pd_cursor *c)
+{
+	uint64_t lo = pd_cursor_u32(c), hi = pd_cursor_u32(c);
+
+	return c->le ? hi << 32 | lo : lo << 32 | hi;
+}
+
+/* Reads exactly n bytes; false at the end or on an error. */
+static bool
+read_full(struct reader *r, void *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = pd_input_read(r->in, (unsigned char *)buf + got,
+		    n - got);
+
+		if (k <= 0)
+			return false;
+		got += (size_t)k;
+	}
+	r->pos += n;
+	return true;
+}
+
+static bool
+skip(struct reader *r, uint64_t n)
+{
+	while (n > 0) {
+		size_t k = n > sizeof(r->rec) ? sizeof(r->rec) : (size_t)n;
+
+		if (!read_full(r, r->rec, k))
+			return false;
+		n -= k;
+	}
+	return true;
+}
+
+/* perf_event_attr: the fields used here sit in its first 48 bytes. */
+static bool
+parse_attr(struct reader *r, struct pd_cursor *c, size_t size)
+{
+	struct pd_cursor a;
+
+	if (size < 48 || pd_cursor_left(c) < size)
+		return false;
+	pd_cursor_init(&a, pd_cursor_bytes(c, size), size, r->le);
+	if (r->n_attrs == ATTRS_MAX)
+		return true;
+	struct attr *at = &r->attrs[r->n_attrs++];
+
+	at->type = pd_cursor_u32(&a);
+	(void)pd_cursor_u32(&a);		/* size */
+	at->config = u64_of(&a);
+	at->sample_period = u64_of(&a);
+	at->sample_type = u64_of(&a);
+	at->read_format = u64_of(&a);
+	at->freq = (u64_of(&a) >> 10) & 1;	/* flags: bit 10 is freq */
+	return pd_cursor_ok(&a);
+}
+
+static void
+add_id(struct reader *r, uint64_t id, unsigned attr)
+{
+	if (r->n_ids >= IDS_MAX)
+		return;
+	if (!r->ids)
+		r->ids = pd_xmalloc(IDS_MAX * sizeof(*r->ids));
+	r->ids[r->n_ids++] = (struct id_attr){ id, attr };
+}
+
+static int
+cmp_id(const void *x, const void *y)
+{
+	const struct id_attr *a = x, *b = y;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Where a sample's id sits, from the first attribute (perf requires the
+ * same position in every attribute of a file). */
+static void
+settle_attrs(struct reader *r)
+{
+	if (r->n_ids)
+		qsort(r->ids, r->n_ids, sizeof(*r->ids), cmp_id);
+	if (!r->n_attrs)
+		return;
+	uint64_t st = r->attrs[0].sample_type;
+
+	r->identifier = st & ST_IDENTIFIER;
+	r->id_pos = 0;
+	if (!r->identifier && (st & ST_ID))
+		r->id_pos = 1 + !!(st & ST_IP) + !!(st & ST_TID) +
+		    !!(st & ST_TIME) + !!(st & ST_ADDR);
+	const char *name = r->attrs[0].type == 1 ?
+	    (r->attrs[0].config == 0 ? "cpu-clock" :
+	    r->attrs[0].config == 1 ? "task-clock" : "software event") :
+	    r->attrs[0].type == 0 && r->attrs[0].config == 0 ? "cycles" :
+	    "hardware event";
+
+	if (!r->p->event)
+		r->p->event = name;
+	r->p->has_callchain = st & ST_CALLCHAIN;
+	r->p->has_cpu = st & ST_CPU;
+}
+
+static const struct attr *
+attr_of(struct reader *r, const unsigned char *rec, size_t len)
+{
+	if (r->n_attrs <= 1 || (!r->identifier && !r->id_pos))
+		return r->n_attrs ? &r->attrs[0] : NULL;
+	struct pd_cursor c;
+	size_t at = r->identifier ? 0 : (r->id_pos - 1) * 8;
+
+	if (at + 8 > len)
+		return NULL;
+	pd_cursor_init(&c, rec + at, 8, r->le);
+	struct id_attr key = { u64_of(&c), 0 };
+	const struct id_attr *f = bsearch(&key, r->ids, r->n_ids,
+	    sizeof(*r->ids), cmp_id);
+
+	return f ? &r->attrs[f->attr] : NULL;
+}
+
+static void
+skip_read(struct pd_cursor *c, uint64_t rf)
+{
+	unsigned per = 1 + !!(rf & RF_ID) + !!(rf & RF_LOST);
+	uint64_t nr = 1;
+
+	if (rf & RF_GROUP)
+		nr = u64_of(c);
+	pd_cursor_skip(c, 8 * (!!(rf & RF_ENABLED) + !!(rf & RF_RUNNING)));
+	if (nr > pd_cursor_left(c) / 8 / per) {
+		pd_cursor_skip(c, pd_cursor_left(c) + 1);	/* bad */
+		return;
+	}
+	pd_cursor_skip(c, nr * per * 8);
+}
+
+static void
+sample(struct reader *r, const unsigned char *rec, size_t len,
+    unsigned misc)
+{
+	const struct attr *at = attr_of(r, rec, len);
+	struct pd_cursor c;
+	uint64_t ip = 0, period, nr = 0;
+	uint32_t pid = 0;
+	int cpu = -1;
+
+	if (!at) {
+		if (!r->unknown_attr_noted)
+			pd_diag_note(r->d, PD_WARN, "perf.sample-id", 0,
+			    "samples whose id matches no attribute were "
+			    "skipped");
+		r->unknown_attr_noted = true;
+		return;
+	}
+	uint64_t st = at->sample_type;
+
+	period = at->freq || !at->sample_period ? 1 : at->sample_period;
+	pd_cursor_init(&c, rec, len, r->le);
+	if (st & ST_IDENTIFIER)
+		(void)u64_of(&c);
+	if (st & ST_IP)
+		ip = u64_of(&c);
+	if (st & ST_TID) {
+		pid = pd_cursor_u32(&c);
+		(void)pd_cursor_u32(&c);
+	}
+	pd_cursor_skip(&c, 8 * (!!(st & ST_TIME) + !!(st & ST_ADDR) +
+	    !!(st & ST_ID) + !!(st & ST_STREAM_ID)));
+	if (st & ST_CPU) {
+		cpu = (int)pd_cursor_u32(&c);
+		(void)pd_cursor_u32(&c);
+		if (cpu < 0 || cpu >= PD_MAX_CPUS)
+			cpu = -1;
+	}
+	if (st & ST_PERIOD)
+		period = u64_of(&c);
+	if (st & ST_READ)
+		skip_read(&c, at->read_format);
+	if (st & ST_CALLCHAIN) {
+		nr = u64_of(&c);
+		if (nr > pd_cursor_left(&c) / 8)
+			nr = pd_cursor_left(&c) / 8 + 1;	/* bad below */
+		for (uint64_t i = 0; i < nr && pd_cursor_ok(&c); i++) {
+			uint64_t v = u64_of(&c);
+
+			if (i < PD_PROF_CHAIN)
+				r->chain[i] = v;
+		}
+	}
+	if (!pd_cursor_ok(&c)) {
+		r->p->dropped++;
+		return;
+	}
+	pd_prof_sample(r->p->raw, pid, cpu, (enum pd_cpumode)
+	    (misc & MISC_CPUMODE_MASK) <= PD_MODE_GUEST_USER ?
+	    (enum pd_cpumode)(misc & MISC_CPUMODE_MASK) : PD_MODE_UNKNOWN,
+	    period, ip, (st & ST_CALLCHAIN) ? r->chain : NULL,
+	    nr < PD_PROF_CHAIN ? (unsigned)nr : PD_PROF_CHAIN);
+}
+
+static void
+mmap_record(struct reader *r, const unsigned char *rec, size_t len,
+    unsigned type, unsigned misc)
+{
+	struct pd_cursor c;
+	char name[4096];
+
+	pd_cursor_init(&c, rec, len, r->le);
+	uint32_t pid = pd_cursor_u32(&c);
+
+	(void)pd_cursor_u32(&c);
+	uint64_t start = u64_of(&c), size = u64_of(&c), pgoff = u64_of(&c);
+
+	const unsigned char *bid = NULL;
+	size_t bid_len = 0;
+
+	if (type == REC_MMAP2 && (misc & MISC_MMAP_BUILD_ID)) {
+		bid_len = pd_cursor_u8(&c);
+		pd_cursor_skip(&c, 3);
+		bid = pd_cursor_bytes(&c, 20);
+		pd_cursor_skip(&c, 8);		/* prot, flags */
+	} else if (type == REC_MMAP2) {
+		pd_cursor_skip(&c, 24 + 8);	/* dev, inode; prot, flags */
+	}
+	size_t left = pd_cursor_left(&c);
+	const unsigned char *fn = pd_cursor_bytes(&c, left);
+
+	if (!pd_cursor_ok(&c) || !fn)
+		return;
+	size_t n = strnlen((const char *)fn, left);
+
+	if (n >= sizeof(name))
+		n = sizeof(name) - 1;
+	memcpy(name, fn, n);
+	name[n] = '\0';
+	pd_prof_map(r->p->raw, pid, start, size, pgoff, name);
+	if (bid && bid_len)
+		pd_profile_buildid(r->p, r->d->arena, name, bid, bid_len);
+}
+
+/* perf_header_string: u32 length, then the string padded. */
+static const char *
+header_string(struct reader *r, struct pd_cursor *c)
+{
+	uint32_t n = pd_cursor_u32(c);
+	const unsigned char *s = pd_cursor_bytes(c, n);
+
+	if (!s || !n)
+		return NULL;
+	return pd_arena_strndup(r->d->arena, (const char *)s,
+	    strnlen((const char *)s, n));
+}
+
+static void
+feature(struct reader *r, unsigned id, const unsigned char *p, size_t len)
+{
+	struct pd_cursor c;
+	struct pd_profile *pr = r->p;
+
+	pd_cursor_init(&c, p, len, r->le);
+	switch (id) {
+	case FEAT_HOSTNAME: pr->hostname = header_string(r, &c); break;
+	case FEAT_OSRELEASE: pr->os_release = header_string(r, &c); break;
+	case FEAT_VERSION: pr->perf_version = header_string(r, &c); break;
+	case FEAT_ARCH: pr->arch = header_string(r, &c); break;
+	case FEAT_NRCPUS:
+		(void)pd_cursor_u32(&c);
+		pr->nr_cpus = pd_cursor_u32(&c);
+		break;
+	case FEAT_BUILD_ID:
+		/* build_id_event records: header, pid, build id (20 bytes,
+		 * its size in byte 20 when misc says so), file name */
+		while (pd_cursor_left(&c) >= 8 + 4 + 24) {
+			struct pd_cursor e = c;
+
+			(void)pd_cursor_u32(&e);
+			uint16_t misc = pd_cursor_u16(&e);
+			uint16_t size = pd_cursor_u16(&e);
+
+			if (size < 8 + 4 + 24 || size > pd_cursor_left(&c))
+				break;
+			pd_cursor_init(&e, pd_cursor_bytes(&c, size), size,
+			    r->le);
+			pd_cursor_skip(&e, 8 + 4);
+			const unsigned char *bid = pd_cursor_bytes(&e, 24);
+			size_t fl = pd_cursor_left(&e);
+			const unsigned char *fn = pd_cursor_bytes(&e, fl);
+
+			if (!bid || !fn)
+				break;
+			char *name = pd_arena_strndup(r->d->arena,
+			    (const char *)fn, strnlen((const char *)fn, fl));
+
+			pd_profile_buildid(pr, r->d->arena, name, bid,
+			    (misc & MISC_BUILD_ID_SIZE) && bid[20] <= 20 ?
+			    bid[20] : 20);
+		}
+		break;
+	case FEAT_EVENT_DESC: {
+		uint32_t nr = pd_cursor_u32(&c), asz = pd_cursor_u32(&c);
+
+		if (nr >= 1 && asz < len) {
+			pd_cursor_skip(&c, asz);
+			(void)pd_cursor_u32(&c);	/* nr_ids */
+			const char *name = header_string(r, &c);
+
+			if (name)
+				pr->event = name;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void
+note_skipped(struct reader *r)
+{
+	if (r->compressed_noted)
+		return;
+	if (r->skipped[REC_COMPRESSED] || r->skipped[REC_COMPRESSED2]) {
+		pd_diag_note(r->d, PD_WARN, "perf.compressed", 0, "%llu "
+		    "compressed record batches (perf record -z) were not "
+		    "read: record without -z, or run perf report there",
+		    (unsigned long long)(r->skipped[REC_COMPRESSED] +
+		    r->skipped[REC_COMPRESSED2]));
+		r->compressed_noted = true;
+	}
+}
+
+/* One record from the stream.  false at the end or on a bad size. */
+static bool
+record(struct reader *r, bool pipe, uint64_t *left)
+{
+	unsigned char hdr[8];
+	struct pd_cursor c;
+
+	if ((left && *left < 8) || !read_full(r, hdr, 8))
+		return false;
+	pd_cursor_init(&c, hdr, 8, r->le);
+	uint32_t type = pd_cursor_u32(&c);
+	uint16_t misc = pd_cursor_u16(&c), size = pd_cursor_u16(&c);
+
+	if (size < 8 || (left && size > *left)) {
+		pd_diag_note(r->d, PD_WARN, "perf.record-size", 0, "record of "
+		    "type %u at byte %llu has size %u%s; the rest of the data "
+		    "was not read", type, (unsigned long long)(r->pos - 8),
+		    size, left && size > *left ? ", past the data section" :
+		    "");
+		return false;
+	}
+	size_t body = size - 8u;
+
+	if (!read_full(r, r->rec, body))
+		return false;
+	if (left)
+		*left -= size;
+	r->p->records++;
+	pd_cursor_init(&c, r->rec, body, r->le);
+	switch (type) {
+	case REC_SAMPLE:
+		sample(r, r->rec, body, misc);
+		break;
+	case REC_MMAP:
+	case REC_MMAP2:
+		mmap_record(r, r->rec, body, type, misc);
+		break;
+	case REC_LOST:
+		(void)u64_of(&c);
+		r->p->lost += u64_of(&c);
+		break;
+	case REC_LOST_SAMPLES:
+		r->p->lost += u64_of(&c);
+		break;
+	case REC_HEADER_ATTR: {
+		/* attr (its own size at byte 4), then its ids */
+		struct pd_cursor s = c;
+
+		pd_cursor_skip(&s, 4);
+		uint32_t asz = pd_cursor_u32(&s);
+		unsigned idx = r->n_attrs;
+
+		if (!parse_attr(r, &c, asz))
+			break;
+		while (pd_cursor_left(&c) >= 8)
+			add_id(r, u64_of(&c), idx);
+		settle_attrs(r);
+		break;
+	}
+	case REC_HEADER_FEATURE: {
+		uint64_t id = u64_of(&c);
+
+		if (pd_cursor_ok(&c))
+			feature(r, (unsigned)id, r->rec + 8, body - 8);
+		break;
+	}
+	case REC_HEADER_TRACING_DATA: {
+		uint32_t n = pd_cursor_u32(&c);
+
+		if (pipe && !skip(r, ((uint64_t)n + 7) & ~(uint64_t)7))
+			return false;
+		break;
+	}
+	case REC_AUXTRACE: {
+		uint64_t n = u64_of(&c);	/* payload after the record */
+
+		if (left) {
+			if (n > *left)
+				return false;
+			*left -= n;
+		}
+		if (!skip(r, n))
+			return false;
+		break;
+	}
+	default:
+		break;
+	}
+	if (type < 128)
+		r->skipped[type]++;
+	return true;
+}
+
+static void
+read_features(struct reader *r, uint64_t data_end, const uint64_t flags[4])
+{
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < 256; i++)
+		n += (flags[i / 64] >> (i % 64)) & 1;
+	if (!n || r->pos != data_end)
+		return;
+	if (pd_input_slurp(r->in, FEATURES_MAX, &buf, &len) != 0) {
+		pd_diag_note(r->d, PD_WARN, "perf.features", 0, "feature "
+		    "sections not read: %s", r->in->errmsg);
+		return;
+	}
+	struct pd_cursor t;
+
+	pd_cursor_init(&t, buf, len, r->le);
+	for (unsigned i = 0; i < 256; i++) {
+		if (!((flags[i / 64] >> (i % 64)) & 1))
+			continue;
+		uint64_t off = u64_of(&t), size = u64_of(&t);
+
+		if (!pd_cursor_ok(&t))
+			break;
+		if (off < data_end || off - data_end > len ||
+		    size > len - (off - data_end)) {
+			pd_diag_note(r->d, PD_WARN, "perf.feature-offset", 0,
+			    "feature %u points outside the file", i);
+			continue;
+		}
+		feature(r, i, buf + (off - data_end), (size_t)size);
+	}
+	free(buf);
+}
+
+static enum pd_status
+parse_file(struct reader *r, const unsigned char *head)
+{
+	struct pd_cursor c;
+	unsigned char *pre = NULL;
+	uint64_t flags[4];
+	enum pd_status rc = PD_OK;
+
+	pd_cursor_init(&c, head, HEADER_SIZE, r->le);
+	pd_cursor_skip(&c, 8);
+	uint64_t hsize = u64_of(&c), attr_size = u64_of(&c);
+	uint64_t attrs_off = u64_of(&c), attrs_size = u64_of(&c);
+	uint64_t data_off = u64_of(&c), data_size = u64_of(&c);
+
+	pd_cursor_skip(&c, 16);		/* event_types */
+	for (int i = 0; i < 4; i++)
+		flags[i] = u64_of(&c);
+	if (hsize < HEADER_SIZE || data_off < HEADER_SIZE ||
+	    data_off - HEADER_SIZE > PRE_DATA_MAX || attr_size < 64 ||
+	    attrs_off < HEADER_SIZE || attrs_off + attrs_size > data_off ||
+	    attrs_off + attrs_size < attrs_off) {
+		pd_diag_note(r->d, PD_FAILED, "perf.header", 0, "header "
+		    "offsets are not those of a perf.data file (attrs at %llu, "
+		    "data at %llu)", (unsigned long long)attrs_off,
+		    (unsigned long long)data_off);
+		return PD_FAILED;
+	}
+	size_t pre_len = (size_t)(data_off - HEADER_SIZE);
+
+	pre = pd_xmalloc(pre_len + 1);
+	if (!read_full(r, pre, pre_len)) {
+		pd_diag_note(r->d, PD_FAILED, "perf.truncated", 0, "file ends "
+		    "before its data section");
+		free(pre);
+		return PD_FAILED;
+	}
+	/* attrs: perf_event_attr then the file section of its ids */
+	for (uint64_t o = attrs_off; o + attr_size <= attrs_off + attrs_size;
+	    o += attr_size) {
+		struct pd_cursor a, ids;
+		unsigned idx = r->n_attrs;
+
+		pd_cursor_init(&a, pre + (o - HEADER_SIZE), attr_size, r->le);
+		if (!parse_attr(r, &a, attr_size - 16))
+			break;
+		uint64_t ioff = u64_of(&a), isz = u64_of(&a);
+
+		if (ioff < HEADER_SIZE || ioff + isz > data_off ||
+		    ioff + isz < ioff)
+			continue;
+		pd_cursor_init(&ids, pre + (ioff - HEADER_SIZE), isz, r->le);
+		while (pd_cursor_left(&ids) >= 8)
+			add_id(r, u64_of(&ids), idx);
+	}
+	free(pre);
+	settle_attrs(r);
+	if (!r->n_attrs) {
+		pd_diag_note(r->d, PD_FAILED, "perf.no-attrs", 0, "no event "
+		    "attributes: the samples cannot be decoded");
+		return PD_FAILED;
+	}
+	uint64_t left = data_size;
+
+	while (left > 0 && record(r, false, &left))
+		;
+	if (left > 0) {
+		pd_diag_note(r->d, PD_WARN, "perf.truncated", 0, "data "
+		    "section cut short: %llu of %llu bytes read; the samples "
+		    "before were used", (unsigned long long)(data_size - left),
+		    (unsigned long long)data_size);
+		rc = PD_WARN;
+	}
+	read_features(r, data_off + data_size, flags);
+	return rc;
+}
+
+static enum pd_status
+parse_perf_data(const struct pd_member *m, struct pd_input *in,
+    struct pd_host *h, struct pd_diag *d)
+{
+	struct reader *r = pd_xmalloc(sizeof(*r));
+	unsigned char head[HEADER_SIZE];
+	enum pd_status rc = PD_OK;
+
+	memset(r, 0, sizeof(*r));
+	r->m = m;
+	r->in = in;
+	r->d = d;
+	r->h = h;
+	r->le = memcmp(m->head, "PERFILE2", 8) == 0;
+	if (!read_full(r, head, PIPE_HEADER_SIZE)) {
+		free(r);
+		return PD_FAILED;
+	}
+	struct pd_cursor c;
+
+	pd_cursor_init(&c, head + 8, 8, r->le);
+	uint64_t hsize = u64_of(&c);
+
+	r->p = pd_host_profile(h, d->arena, m->path, "perf.data");
+	r->p->swapped = !r->le;
+	r->p->ev = (struct pd_evidence){ .member = m->path, .text =
+	    hsize == PIPE_HEADER_SIZE ? "perf.data (pipe mode)" : "perf.data" };
+	if (hsize == PIPE_HEADER_SIZE) {
+		r->p->pipe_mode = true;
+		while (record(r, true, NULL))
+			;
+	} else if (!read_full(r, head + PIPE_HEADER_SIZE,
+	    HEADER_SIZE - PIPE_HEADER_SIZE)) {
+		pd_diag_note(d, PD_FAILED, "perf.truncated", 0, "file ends "
+		    "inside its header");
+		rc = PD_FAILED;
+	} else {
+		rc = parse_file(r, head);
+	}
+	note_skipped(r);
+	pd_profile_end(r->p, d);
+	if (rc != PD_FAILED && r->p->samples == 0)
+		pd_diag_note(d, PD_WARN, "perf.no-samples", 0, "no samples");
+	free(r->ids);
+	free(r);
+	return rc;
+}
+
+static const char *const hints[] = { "perf.data", NULL };
+
+const struct pd_format pd_format_perf_data = {
+	.name = "perf.data",
+	.summary = "CPU profile written by perf record (file or pipe mode, "
+	    "any byte order): samples per symbol, per CPU and core type",
+	.command = "perf record -a -g -o perf.data -- sleep 10",
+	.hints = hints,
+	.bid = bid_perf_data,
+	.parse = parse_perf_data,
+};

@@ -1,0 +1,52 @@
+/* The streaming tables of a profile, shared by src/profile.c (filling)
+ * and src/symbolise.c (naming and summing); nothing else sees them. */
+#ifndef PD_PROF_RAW_H
+#define PD_PROF_RAW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct prof_addr {
+	uint64_t ip;
+	uint32_t pid;
+	uint8_t mode;		/* enum pd_cpumode */
+};
+
+struct prof_self {
+	uint64_t key;		/* cpu << 32 | address index */
+	double period;
+	uint64_t samples;
+	bool used;
+};
+
+struct prof_stack {
+	uint64_t hash;
+	double period;
+	uint32_t off, n;	/* address indexes in slots[off..off+n) */
+	int cpu;
+};
+
+struct prof_map {
+	uint64_t start, len, pgoff;
+	uint32_t pid;
+	char *filename;
+};
+
+struct pd_prof_raw {
+	struct prof_addr *addrs;
+	unsigned n_addrs, cap_addrs;
+	uint32_t *addr_index;
+	unsigned addr_index_size;
+	struct prof_self *self;
+	unsigned n_self, self_size;
+	struct prof_stack *stacks;
+	unsigned n_stacks, stack_size;
+	uint32_t *slots;
+	unsigned n_slots, cap_slots;
+	struct prof_map *maps;
+	unsigned n_maps, cap_maps;
+	uint64_t samples, dropped, stacks_dropped, maps_dropped;
+	double period;
+};
+
+#endif

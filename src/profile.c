@@ -1,0 +1,322 @@
+/* Streaming side of CPU profiles: bounded, growing hash tables of
+ * distinct addresses, self periods per (cpu, address) and call stacks
+ * per (cpu, stack), filled by the profile readers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/diag.h"
+#include "pathdoctor/profile.h"
+#include "prof_raw.h"
+
+/* perf's context markers inside a call chain */
+#define CTX_HV ((uint64_t)-32)
+#define CTX_KERNEL ((uint64_t)-128)
+#define CTX_USER ((uint64_t)-512)
+#define CTX_GUEST_KERNEL ((uint64_t)-2176)
+#define CTX_GUEST_USER ((uint64_t)-2560)
+#define CTX_MAX ((uint64_t)-4095)
+
+static uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0xff51afd7ed558ccdu;
+	return h ^ h >> 32;
+}
+
+struct pd_prof_raw *
+pd_prof_raw_new(void)
+{
+	struct pd_prof_raw *r = pd_xmalloc(sizeof(*r));
+
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+void
+pd_prof_raw_free(struct pd_prof_raw *r)
+{
+	if (!r)
+		return;
+	free(r->addrs);
+	free(r->addr_index);
+	free(r->self);
+	free(r->stacks);
+	free(r->slots);
+	for (unsigned i = 0; i < r->n_maps; i++)
+		free(r->maps[i].filename);
+	free(r->maps);
+	free(r);
+}
+
+/* Open addressing index over a vector; grows by doubling up to cap.
+ * Returns false when full. */
+static bool
+grow_index(uint32_t **index, unsigned *size, unsigned used, unsigned cap)
+{
+	if (*size && used * 4 < *size * 3)
+		return true;
+	if (*size >= cap * 2)
+		return used < cap;
+	free(*index);
+	*size = *size ? *size * 2 : 1024;
+	*index = pd_xmalloc(*size * sizeof(**index));
+	memset(*index, 0xff, *size * sizeof(**index));
+	return true;
+}
+
+static bool
+addr_eq(const struct prof_addr *a, uint32_t pid, uint8_t mode, uint64_t ip)
+{
+	return a->ip == ip && a->pid == pid && a->mode == mode;
+}
+
+static void
+reindex_addrs(struct pd_prof_raw *r)
+{
+	for (unsigned i = 0; i < r->n_addrs; i++) {
+		const struct prof_addr *a = &r->addrs[i];
+		unsigned h = (unsigned)mix(mix(a->ip, a->pid), a->mode) &
+		    (r->addr_index_size - 1);
+
+		while (r->addr_index[h] != UINT32_MAX)
+			h = (h + 1) & (r->addr_index_size - 1);
+		r->addr_index[h] = i;
+	}
+}
+
+/* Index of (pid, mode, ip), added when new; UINT32_MAX when full. */
+static uint32_t
+prof_addr(struct pd_prof_raw *r, uint32_t pid, uint8_t mode, uint64_t ip)
+{
+	unsigned old = r->addr_index_size;
+
+	if (!grow_index(&r->addr_index, &r->addr_index_size, r->n_addrs,
+	    PD_PROF_ADDRS))
+		goto lookup_only;
+	if (old != r->addr_index_size)
+		reindex_addrs(r);
+lookup_only:;
+	unsigned h = (unsigned)mix(mix(ip, pid), mode) &
+	    (r->addr_index_size - 1);
+
+	while (r->addr_index[h] != UINT32_MAX) {
+		struct prof_addr *a = &r->addrs[r->addr_index[h]];
+
+		if (addr_eq(a, pid, mode, ip))
+			return r->addr_index[h];
+		h = (h + 1) & (r->addr_index_size - 1);
+	}
+	if (r->n_addrs >= PD_PROF_ADDRS)
+		return UINT32_MAX;
+	if (r->n_addrs == r->cap_addrs) {
+		r->cap_addrs = r->cap_addrs ? r->cap_addrs * 2 : 1024;
+		r->addrs = pd_xrealloc(r->addrs, r->cap_addrs *
+		    sizeof(*r->addrs));
+	}
+	r->addrs[r->n_addrs] = (struct prof_addr){ ip, pid, mode };
+	r->addr_index[h] = r->n_addrs;
+	return r->n_addrs++;
+}
+
+static void
+add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, uint64_t period)
+{
+	uint64_t key = (uint64_t)(uint32_t)cpu << 32 | addr;
+
+	/* linear probing over a power-of-two table of entries */
+	if (!r->self_size || (r->n_self + 1) * 4 >= r->self_size * 3) {
+		if (r->self_size >= PD_PROF_SELF * 2) {
+			r->dropped++;
+			return;
+		}
+		unsigned nsize = r->self_size ? r->self_size * 2 : 1024;
+		struct prof_self *n = pd_xmalloc(nsize * sizeof(*n));
+
+		memset(n, 0, nsize * sizeof(*n));
+		for (unsigned i = 0; i < r->self_size; i++) {
+			if (!r->self[i].used)
+				continue;
+			unsigned h = (unsigned)mix(0, r->self[i].key) &
+			    (nsize - 1);
+
+			while (n[h].used)
+				h = (h + 1) & (nsize - 1);
+			n[h] = r->self[i];
+		}
+		free(r->self);
+		r->self = n;
+		r->self_size = nsize;
+	}
+	unsigned h = (unsigned)mix(0, key) & (r->self_size - 1);
+
+	while (r->self[h].used && r->self[h].key != key)
+		h = (h + 1) & (r->self_size - 1);
+	if (!r->self[h].used) {
+		r->self[h].used = true;
+		r->self[h].key = key;
+		r->n_self++;
+	}
+	r->self[h].period += (double)period;
+	r->self[h].samples++;
+}
+
+static void
+add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
+    uint64_t period)
+{
+	uint64_t hash = mix(0x51ed, (uint64_t)(uint32_t)cpu);
+
+	for (unsigned i = 0; i < n; i++)
+		hash = mix(hash, ids[i]);
+	if (!r->stack_size || (r->n_stacks + 1) * 4 >= r->stack_size * 3) {
+		if (r->stack_size >= PD_PROF_STACKS * 2) {
+			r->stacks_dropped++;
+			return;
+		}
+		unsigned nsize = r->stack_size ? r->stack_size * 2 : 1024;
+		struct prof_stack *s = pd_xmalloc(nsize * sizeof(*s));
+
+		memset(s, 0, nsize * sizeof(*s));
+		for (unsigned i = 0; i < r->stack_size; i++) {
+			if (!r->stacks[i].n)
+				continue;
+			unsigned h = (unsigned)r->stacks[i].hash & (nsize - 1);
+
+			while (s[h].n)
+				h = (h + 1) & (nsize - 1);
+			s[h] = r->stacks[i];
+		}
+		free(r->stacks);
+		r->stacks = s;
+		r->stack_size = nsize;
+	}
+	unsigned h = (unsigned)hash & (r->stack_size - 1);
+
+	for (; r->stacks[h].n; h = (h + 1) & (r->stack_size - 1)) {
+		struct prof_stack *s = &r->stacks[h];
+
+		if (s->hash == hash && s->n == n && s->cpu == cpu &&
+		    memcmp(r->slots + s->off, ids, n * sizeof(*ids)) == 0) {
+			s->period += (double)period;
+			return;
+		}
+	}
+	if (r->n_slots + n > PD_PROF_SLOTS) {
+		r->stacks_dropped++;
+		return;
+	}
+	if (r->n_slots + n > r->cap_slots) {
+		while (r->n_slots + n > r->cap_slots)
+			r->cap_slots = r->cap_slots ? r->cap_slots * 2 : 4096;
+		r->slots = pd_xrealloc(r->slots, r->cap_slots *
+		    sizeof(*r->slots));
+	}
+	memcpy(r->slots + r->n_slots, ids, n * sizeof(*ids));
+	r->stacks[h] = (struct prof_stack){ hash, (double)period, r->n_slots,
+	    n, cpu };
+	r->n_slots += n;
+	r->n_stacks++;
+}
+
+static uint8_t
+context_mode(uint64_t marker, uint8_t mode)
+{
+	switch (marker) {
+	case CTX_HV: return PD_MODE_HYPERVISOR;
+	case CTX_KERNEL: return PD_MODE_KERNEL;
+	case CTX_USER: return PD_MODE_USER;
+	case CTX_GUEST_KERNEL: return PD_MODE_GUEST_KERNEL;
+	case CTX_GUEST_USER: return PD_MODE_GUEST_USER;
+	default: return mode;
+	}
+}
+
+void
+pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
+    enum pd_cpumode mode, uint64_t period, uint64_t ip,
+    const uint64_t *chain, unsigned n_chain)
+{
+	uint32_t leaf = prof_addr(r, pid, (uint8_t)mode, ip);
+
+	r->samples++;
+	r->period += (double)period;
+	if (leaf == UINT32_MAX) {
+		r->dropped++;
+		return;
+	}
+	add_self(r, cpu, leaf, period);
+	if (!chain)
+		return;
+	uint32_t ids[PD_PROF_CHAIN];
+	unsigned n = 0;
+	uint8_t m = (uint8_t)mode;
+
+	for (unsigned i = 0; i < n_chain && n < PD_PROF_CHAIN; i++) {
+		if (chain[i] >= CTX_MAX) {
+			m = context_mode(chain[i], m);
+			continue;
+		}
+		uint32_t id = prof_addr(r, pid, m, chain[i]);
+
+		if (id != UINT32_MAX)
+			ids[n++] = id;
+	}
+	if (n == 0)
+		ids[n++] = leaf;
+	add_stack(r, cpu, ids, n, period);
+}
+
+void
+pd_prof_map(struct pd_prof_raw *r, uint32_t pid, uint64_t start,
+    uint64_t len, uint64_t pgoff, const char *filename)
+{
+	if (r->n_maps >= PD_PROF_MAPS) {
+		r->maps_dropped++;
+		return;
+	}
+	if (r->n_maps == r->cap_maps) {
+		r->cap_maps = r->cap_maps ? r->cap_maps * 2 : 256;
+		r->maps = pd_xrealloc(r->maps, r->cap_maps * sizeof(*r->maps));
+	}
+	r->maps[r->n_maps++] = (struct prof_map){ start, len, pgoff, pid,
+	    pd_xstrdup(filename) };
+}
+
+void
+pd_profile_end(struct pd_profile *p, struct pd_diag *d)
+{
+	const struct pd_prof_raw *r = p->raw;
+
+	p->samples = r->samples;
+	p->period = r->period;
+	p->dropped = r->dropped;
+	if (r->dropped || r->stacks_dropped || r->maps_dropped)
+		pd_diag_note(d, PD_WARN, "profile.bounded", 0, "%llu samples, "
+		    "%llu call stacks and %llu mappings beyond the memory "
+		    "bounds were left out of the per-symbol counts",
+		    (unsigned long long)r->dropped,
+		    (unsigned long long)r->stacks_dropped,
+		    (unsigned long long)r->maps_dropped);
+}
+
+void
+pd_profile_buildid(struct pd_profile *p, struct pd_arena *a,
+    const char *filename, const unsigned char *bid, size_t n)
+{
+	if (n == 0 || n > 20 || !filename[0])
+		return;
+	if (!p->buildids)
+		p->buildids = pd_arena_alloc(a, PD_PROF_BUILDIDS *
+		    sizeof(*p->buildids));
+	for (unsigned i = 0; i < p->n_buildids; i++)
+		if (strcmp(p->buildids[i].filename, filename) == 0)
+			return;
+	if (p->n_buildids == PD_PROF_BUILDIDS)
+		return;
+	struct pd_prof_buildid *b = &p->buildids[p->n_buildids++];
+
+	b->filename = pd_arena_strdup(a, filename);
+	for (size_t i = 0; i < n; i++)
+		snprintf(b->build_id + 2 * i, 3, "%02x", bid[i]);
+}

@@ -1,0 +1,457 @@
+/* Naming and summing of profiles at finalize: kernel addresses through
+ * the host's kallsyms, user addresses through the mmap records to a DSO
+ * and a map-relative address (perf report prints such an address the
+ * same way when it has no symbols), then self and inclusive periods per
+ * symbol and per core type. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/profile.h"
+#include "prof_raw.h"
+
+#define KERNEL_DSO "[kernel.kallsyms]"
+
+static const char *const idle_syms[] = {
+	"default_idle_call", "cpu_idle_poll", "arch_cpu_idle", "cpu_do_idle",
+	"default_idle", "native_safe_halt", "pv_native_safe_halt",
+	"acpi_safe_halt", "acpi_idle_do_entry", "intel_idle",
+	"intel_idle_irq", "intel_idle_ibrs", "poll_idle", "mwait_idle",
+	"amd_e400_idle", "psci_cpu_suspend_enter", "cpuidle_enter_state",
+	"do_idle", "io_idle", NULL,
+};
+
+static bool
+is_idle(const char *name)
+{
+	for (const char *const *s = idle_syms; *s; s++)
+		if (strcmp(*s, name) == 0)
+			return true;
+	return false;
+}
+
+/* Of two symbols at one address, the one perf report shows: a sized
+ * one, then not weak, then global, then fewer leading underscores, then
+ * the longer name. */
+static bool
+prefer(const struct pd_sym *a, const struct pd_sym *b)
+{
+	size_t ua = 0, ub = 0;
+
+	if (!a->size != !b->size)
+		return a->size != 0;
+	if ((a->bind == 2) != (b->bind == 2))
+		return b->bind == 2;
+	if ((a->bind == 1) != (b->bind == 1))
+		return a->bind == 1;
+	while (a->name[ua] == '_')
+		ua++;
+	while (b->name[ub] == '_')
+		ub++;
+	if (ua != ub)
+		return ua < ub;
+	return strlen(a->name) >= strlen(b->name);
+}
+
+static int
+cmp_sym(const void *x, const void *y)
+{
+	const struct pd_sym *a = x, *b = y;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+unsigned
+pd_syms_settle(struct pd_sym *v, unsigned n)
+{
+	unsigned k = 0;
+
+	qsort(v, n, sizeof(*v), cmp_sym);
+	for (unsigned i = 0; i < n; i++) {
+		if (k && v[k - 1].addr == v[i].addr) {
+			if (!prefer(&v[k - 1], &v[i]))
+				v[k - 1] = v[i];
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	return k;
+}
+
+const struct pd_sym *
+pd_sym_at(const struct pd_sym *v, unsigned n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	if (!n || addr < v[0].addr)
+		return NULL;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (v[lo].size ? addr - v[lo].addr < v[lo].size : lo + 1 < n)
+		return &v[lo];
+	return NULL;
+}
+
+static const struct prof_map *
+map_of(const struct pd_prof_raw *r, uint32_t pid, uint64_t ip)
+{
+	/* the latest mapping wins, as a later mmap replaces an earlier */
+	for (unsigned i = r->n_maps; i-- > 0;) {
+		const struct prof_map *m = &r->maps[i];
+
+		if (m->pid == pid && ip >= m->start && ip - m->start < m->len)
+			return m;
+	}
+	return NULL;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/* The ELF that names a mapped file: by the build id perf recorded for
+ * it, preferring a full symbol table (a debug file) to .dynsym; else by
+ * the file's name in the member path (build-id cache layout
+ * ".../libc.so.6/BUILDID/elf", or the file itself). */
+static bool
+same_file(const struct pd_elf *e, const char *bid, const char *base,
+    const char *dir)
+{
+	return bid ? strcmp(e->build_id, bid) == 0 :
+	    strstr(e->member, dir) != NULL ||
+	    strcmp(base_name(e->member), base) == 0;
+}
+
+static const struct pd_elf *
+elf_for(const struct pd_host *h, const struct pd_profile *p,
+    const char *filename, const struct pd_elf **layout)
+{
+	const struct pd_elf *best = NULL;
+	const char *bid = NULL, *base = base_name(filename);
+	char dir[512];
+
+	*layout = NULL;
+	for (unsigned i = 0; i < p->n_buildids; i++)
+		if (strcmp(p->buildids[i].filename, filename) == 0)
+			bid = p->buildids[i].build_id;
+	snprintf(dir, sizeof(dir), "/%s/", base);
+	for (const struct pd_elf *e = h->elfs; e; e = e->next) {
+		if (!same_file(e, bid, base, dir))
+			continue;
+		if (!e->debug_only && !*layout)
+			*layout = e;
+		if (e->n_syms && (!best || (e->from_symtab &&
+		    !best->from_symtab)))
+			best = e;
+	}
+	if (!*layout)
+		*layout = best;
+	return best;
+}
+
+/* The function holding file offset off: the binary's PT_LOAD segments
+ * (layout) turn it into an address, the best symbol table names it. */
+static const char *
+elf_sym(const struct pd_elf *e, const struct pd_elf *layout, uint64_t off)
+{
+	uint64_t va = off;
+
+	for (unsigned i = 0; i < layout->n_segs; i++)
+		if (off >= layout->segs[i].offset &&
+		    off - layout->segs[i].offset < layout->segs[i].memsz) {
+			va = off - layout->segs[i].offset +
+			    layout->segs[i].vaddr;
+			break;
+		}
+	const struct pd_sym *s = pd_sym_at(e->syms, e->n_syms, va);
+
+	return s ? s->name : NULL;
+}
+
+/* Symbols interned by (kernel, dso, name), with a hash index. */
+struct symtab {
+	struct pd_prof_sym *v;
+	unsigned n, cap;
+	uint32_t *index;
+	unsigned index_size;
+};
+
+static uint64_t
+str_hash(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
+	return h;
+}
+
+static unsigned
+sym_slot(const struct symtab *t, const char *name, const char *dso,
+    bool kernel)
+{
+	return (unsigned)str_hash(str_hash(kernel ? 0xcbf29ce484222325u :
+	    0x84222325cbf29ce4u, dso), name) & (t->index_size - 1);
+}
+
+static void
+reindex(struct symtab *t)
+{
+	free(t->index);
+	t->index_size = t->index_size ? t->index_size * 2 : 1024;
+	t->index = pd_xmalloc(t->index_size * sizeof(*t->index));
+	memset(t->index, 0xff, t->index_size * sizeof(*t->index));
+	for (unsigned i = 0; i < t->n; i++) {
+		unsigned h = sym_slot(t, t->v[i].name, t->v[i].dso,
+		    t->v[i].kernel);
+
+		while (t->index[h] != UINT32_MAX)
+			h = (h + 1) & (t->index_size - 1);
+		t->index[h] = i;
+	}
+}
+
+static uint32_t
+intern(struct symtab *t, struct pd_arena *a, const char *name,
+    const char *dso, bool kernel)
+{
+	if ((t->n + 1) * 2 > t->index_size)
+		reindex(t);
+	unsigned h = sym_slot(t, name, dso, kernel);
+
+	for (; t->index[h] != UINT32_MAX; h = (h + 1) & (t->index_size - 1)) {
+		const struct pd_prof_sym *s = &t->v[t->index[h]];
+
+		if (s->kernel == kernel && strcmp(s->name, name) == 0 &&
+		    strcmp(s->dso, dso) == 0)
+			return t->index[h];
+	}
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->v = pd_xrealloc(t->v, t->cap * sizeof(*t->v));
+	}
+	t->v[t->n] = (struct pd_prof_sym){ pd_arena_strdup(a, name),
+	    pd_arena_strdup(a, dso), kernel, kernel && is_idle(name), 0, 0, 0 };
+	t->index[h] = t->n;
+	return t->n++;
+}
+
+/* The name of one address: "[kernel.kallsyms]" or the module for
+ * kernel modes, the mapped file's base name for user modes. */
+static uint32_t
+name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
+    const struct pd_prof_raw *r, const struct prof_addr *ad,
+    struct pd_profile *p)
+{
+	char buf[40];
+	bool kernel = ad->mode == PD_MODE_KERNEL ||
+	    ad->mode == PD_MODE_GUEST_KERNEL;
+
+	if (kernel) {
+		const struct pd_sym *k = pd_sym_at(h->ksyms, h->n_ksyms,
+		    ad->ip);
+
+		if (k)
+			return intern(t, a, k->name, k->module ? k->module :
+			    KERNEL_DSO, true);
+		p->kernel_unnamed = true;
+		snprintf(buf, sizeof(buf), "0x%016" PRIx64, ad->ip);
+		return intern(t, a, buf, KERNEL_DSO, true);
+	}
+	const struct prof_map *m = map_of(r, ad->pid, ad->ip);
+	uint64_t rip = m ? ad->ip - m->start + m->pgoff : ad->ip;
+	const struct pd_elf *layout = NULL;
+	const struct pd_elf *e = m ? elf_for(h, p, m->filename, &layout) :
+	    NULL;
+	const char *name = e ? elf_sym(e, layout, rip) : NULL;
+
+	if (name)
+		return intern(t, a, name, base_name(m->filename), false);
+	p->symbols_missing = true;
+	snprintf(buf, sizeof(buf), "0x%016" PRIx64, rip);
+	return intern(t, a, buf, m ? base_name(m->filename) : "[unknown]",
+	    false);
+}
+
+static unsigned
+group_of(struct pd_profile *p, const struct pd_host *h, int cpu)
+{
+	const char *type = cpu >= 0 && cpu < PD_MAX_CPUS && h->cpu_type_of ?
+	    h->cpu_type_of[cpu] : NULL;
+
+	if (!type)
+		type = "all CPUs";
+	for (unsigned g = 0; g < p->n_groups; g++)
+		if (strcmp(p->groups[g].name, type) == 0)
+			return g;
+	if (p->n_groups == PD_PROF_GROUPS)
+		return PD_PROF_GROUPS - 1;
+	p->groups[p->n_groups].name = type;
+	return p->n_groups++;
+}
+
+static int
+cmp_self(const void *x, const void *y)
+{
+	const struct pd_prof_sym *a = x, *b = y;
+
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	if (a->inclusive != b->inclusive)
+		return a->inclusive > b->inclusive ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static void
+symbolise_one(struct pd_profile *p, const struct pd_host *h,
+    struct pd_arena *a)
+{
+	struct pd_prof_raw *r = p->raw;
+	struct symtab t = { 0 };
+	uint32_t *sym_of = pd_xmalloc((r->n_addrs + 1) * sizeof(*sym_of));
+	bool seen_cpu[PD_MAX_CPUS] = { false };
+
+	for (unsigned i = 0; i < r->n_addrs; i++)
+		sym_of[i] = name_addr(&t, a, h, r, &r->addrs[i], p);
+	p->n_syms = t.n;
+	p->sym_group_self = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
+	    sizeof(double));
+	p->sym_group_incl = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
+	    sizeof(double));
+	for (unsigned i = 0; i < r->self_size; i++) {
+		const struct prof_self *s = &r->self[i];
+
+		if (!s->used)
+			continue;
+		int cpu = (int)(int32_t)(uint32_t)(s->key >> 32);
+		uint32_t sym = sym_of[(uint32_t)s->key];
+		unsigned g = group_of(p, h, cpu);
+
+		if (cpu >= 0 && cpu < PD_MAX_CPUS && !seen_cpu[cpu]) {
+			seen_cpu[cpu] = true;
+			p->groups[g].n_cpus++;
+		}
+		t.v[sym].self += s->period;
+		t.v[sym].samples += s->samples;
+		p->sym_group_self[sym * PD_PROF_GROUPS + g] += s->period;
+		p->groups[g].total += s->period;
+		if (t.v[sym].idle)
+			p->groups[g].idle += s->period;
+	}
+	/* inclusive: each symbol once per stack */
+	uint32_t *mark = pd_xmalloc((t.n + 1) * sizeof(*mark));
+
+	memset(mark, 0xff, (t.n + 1) * sizeof(*mark));
+	for (unsigned i = 0; i < r->stack_size; i++) {
+		const struct prof_stack *s = &r->stacks[i];
+
+		if (!s->n)
+			continue;
+		unsigned g = group_of(p, h, s->cpu);
+
+		for (uint32_t k = 0; k < s->n; k++) {
+			uint32_t sym = sym_of[r->slots[s->off + k]];
+
+			if (mark[sym] == i)
+				continue;
+			mark[sym] = i;
+			t.v[sym].inclusive += s->period;
+			p->sym_group_incl[sym * PD_PROF_GROUPS + g] +=
+			    s->period;
+		}
+	}
+	free(mark);
+	/* sort, carrying the per-group arrays along */
+	unsigned *order = pd_xmalloc((t.n + 1) * sizeof(*order));
+	struct pd_prof_sym *sorted = pd_arena_alloc(a, (t.n + 1) *
+	    sizeof(*sorted));
+	double *gs = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
+	    sizeof(double));
+	double *gi = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
+	    sizeof(double));
+
+	for (unsigned i = 0; i < t.n; i++)
+		sorted[i] = t.v[i];
+	qsort(sorted, t.n, sizeof(*sorted), cmp_self);
+	for (unsigned i = 0; i < t.n; i++) {
+		/* names are interned: find each sorted entry's old index */
+		uint32_t old = intern(&t, a, sorted[i].name, sorted[i].dso,
+		    sorted[i].kernel);
+
+		order[i] = old;
+		memcpy(gs + i * PD_PROF_GROUPS, p->sym_group_self +
+		    old * PD_PROF_GROUPS, PD_PROF_GROUPS * sizeof(double));
+		memcpy(gi + i * PD_PROF_GROUPS, p->sym_group_incl +
+		    old * PD_PROF_GROUPS, PD_PROF_GROUPS * sizeof(double));
+	}
+	/* the stacks keep pointing at old indexes: remap for later walks */
+	uint32_t *new_of = pd_xmalloc((t.n + 1) * sizeof(*new_of));
+
+	for (unsigned i = 0; i < t.n; i++)
+		new_of[order[i]] = i;
+	for (unsigned i = 0; i < r->n_addrs; i++)
+		sym_of[i] = new_of[sym_of[i]];
+	free(new_of);
+	free(order);
+	p->syms = sorted;
+	p->sym_group_self = gs;
+	p->sym_group_incl = gi;
+	p->addr_sym = sym_of;
+	free(t.v);
+	free(t.index);
+	unsigned n_elfs = 0;
+
+	for (const struct pd_elf *e = h->elfs; e; e = e->next)
+		n_elfs++;
+	p->symbols = pd_arena_printf(a, "kernel: %s; user space: %u ELF "
+	    "file%s", h->n_ksyms ? h->ksyms_member : "none (no kallsyms)",
+	    n_elfs, n_elfs == 1 ? "" : "s");
+}
+
+void
+pd_profile_symbolise(struct pd_host *h, struct pd_arena *a)
+{
+	for (struct pd_profile *p = h->profiles; p; p = p->next)
+		if (p->raw && !p->syms)
+			symbolise_one(p, h, a);
+}
+
+void
+pd_profile_stack_share(const struct pd_profile *p,
+    bool (*match)(const struct pd_prof_sym *s, void *ctx), void *ctx,
+    double out[PD_PROF_GROUPS], const struct pd_host *h)
+{
+	const struct pd_prof_raw *r = p->raw;
+
+	memset(out, 0, PD_PROF_GROUPS * sizeof(double));
+	if (!r || !p->addr_sym)
+		return;
+	for (unsigned i = 0; i < r->stack_size; i++) {
+		const struct prof_stack *s = &r->stacks[i];
+		const char *type = s->cpu >= 0 && s->cpu < PD_MAX_CPUS &&
+		    h->cpu_type_of ? h->cpu_type_of[s->cpu] : NULL;
+
+		if (!s->n)
+			continue;
+		for (uint32_t k = 0; k < s->n; k++)
+			if (match(&p->syms[p->addr_sym[r->slots[s->off + k]]],
+			    ctx)) {
+				for (unsigned g = 0; g < p->n_groups; g++)
+					if (strcmp(p->groups[g].name, type ?
+					    type : "all CPUs") == 0)
+						out[g] += s->period;
+				break;
+			}
+	}
+}

@@ -1,0 +1,125 @@
+#!/bin/sh
+# pathdoctor's profile shares against perf report's on the same files:
+#  - live: perf record -g of a busy pipeline on this machine (dd into
+#    sha256sum: kernel copy paths, libc, a hash loop), bundled with
+#    /proc/kallsyms and perf archive's build-id cache; every symbol that
+#    `perf report --no-children --sort dso,sym --kallsyms` shows at
+#    0.5 % or more has pathdoctor's self share within 0.1 percentage
+#    points, and every one `perf report --children` shows at 0.5 % or
+#    more its inclusive share within 0.1; every DSO's self share
+#    (`--sort dso`) too.  Addresses without a symbol are compared per DSO
+#    only: perf names them by map-relative address as leaves but by
+#    absolute address inside call chains, so their names are no key;
+#  - corpus: the same for each file in ../shared/corpus/perf-data that
+#    this machine's perf can read.
+# Skipped (not passed) where perf is missing or may not record.
+set -u
+bin=$1
+corpus=${PD_CORPUS:-../shared/corpus}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! command -v perf >/dev/null 2>&1 ||
+    ! command -v python3 >/dev/null 2>&1; then
+	echo "not ok perf # SKIP perf or python3 not installed"
+	exit 0
+fi
+
+# compare NAME DIR PERFDATA [KALLSYMS]
+compare() {
+	name=$1 dir=$2 data=$3 ks=${4:-}
+	set -- -i "$data" --stdio --sort dso,sym
+	[ -n "$ks" ] && set -- "$@" --kallsyms "$ks"
+	perf report "$@" --no-children >"$tmp/self.txt" 2>/dev/null
+	perf report "$@" --children >"$tmp/children.txt" 2>/dev/null
+	set -- -i "$data" --stdio --sort dso --no-children
+	[ -n "$ks" ] && set -- "$@" --kallsyms "$ks"
+	perf report "$@" >"$tmp/dso.txt" 2>/dev/null
+	"$bin" --dump-model "$dir" >"$tmp/model.txt" 2>/dev/null
+	python3 - "$name" "$tmp/self.txt" "$tmp/children.txt" \
+	    "$tmp/model.txt" "$tmp/dso.txt" <<'PY'
+import re, sys
+name, self_txt, children_txt, model_txt, dso_txt = sys.argv[1:6]
+ours, our_dso = {}, {}
+for line in open(model_txt):
+    m = re.match(r"\s+sym (\S+) (\S+) (.+?) (\S+)( \(idle\))?$", line)
+    if m:
+        ours[(m.group(3), m.group(4))] = (float(m.group(1)),
+                                          float(m.group(2)))
+        our_dso[m.group(3)] = our_dso.get(m.group(3), 0) + float(m.group(1))
+unnamed = re.compile(r"^(0x)?[0-9a-f]+$")
+def perf_rows(path, children):
+    rows = []
+    for line in open(path):
+        if children:
+            m = re.match(r"\s+([\d.]+)%\s+([\d.]+)%\s+(.+?)\s+\[[k.]\] (.+?)\s*$", line)
+            if m:
+                rows.append((m.group(3), m.group(4), float(m.group(1))))
+        else:
+            m = re.match(r"\s+([\d.]+)%\s+(.+?)\s+\[[k.]\] (.+?)\s*$", line)
+            if m:
+                rows.append((m.group(2), m.group(3), float(m.group(1))))
+    return rows
+bad, checked = [], 0
+for children, path in ((False, self_txt), (True, children_txt)):
+    for dso, sym, pct in perf_rows(path, children):
+        if pct < 0.5 or unnamed.match(sym):
+            continue
+        checked += 1
+        got = ours.get((dso, sym))
+        mine = got[1 if children else 0] if got else None
+        if mine is None or abs(mine - pct) > 0.1:
+            bad.append("%s %s %s: perf %.2f, pathdoctor %s" % (
+                "children" if children else "self", dso, sym, pct,
+                "missing" if mine is None else "%.2f" % mine))
+for line in open(dso_txt):
+    m = re.match(r"\s+([\d.]+)%\s+(.+?)\s*$", line)
+    if not m or float(m.group(1)) < 0.5:
+        continue
+    checked += 1
+    mine = our_dso.get(m.group(2))
+    if mine is None or abs(mine - float(m.group(1))) > 0.1:
+        bad.append("dso %s: perf %s, pathdoctor %s" % (m.group(2),
+                   m.group(1), mine))
+if checked == 0:
+    print("not ok perf %s: perf report printed no symbols" % name)
+elif bad:
+    print("not ok perf %s: %d of %d differ: %s" % (name, len(bad),
+          checked, "; ".join(bad[:5])))
+else:
+    print("ok perf %s: %d shares within 0.1 points" % (name, checked))
+PY
+}
+
+mkdir -p "$tmp/live"
+if perf record -q -g -o "$tmp/live/perf.data" -- sh -c \
+    'dd if=/dev/zero bs=64k count=20000 2>/dev/null | sha256sum >/dev/null' \
+    >/dev/null 2>"$tmp/record.err" && [ -s "$tmp/live/perf.data" ]; then
+	ks=
+	if [ -r /proc/kallsyms ]; then
+		cat /proc/kallsyms >"$tmp/live/kallsyms"
+		ks="$tmp/live/kallsyms"
+	fi
+	(cd "$tmp/live" && perf archive perf.data >/dev/null 2>&1)
+	compare live "$tmp/live" "$tmp/live/perf.data" "$ks"
+else
+	echo "not ok perf live # SKIP perf record failed here: $(head -n 1 \
+	    "$tmp/record.err")"
+fi
+
+if [ ! -d "$corpus/perf-data" ]; then
+	echo "not ok perf corpus # SKIP corpus not found"
+	exit 0
+fi
+for f in "$corpus"/perf-data/*; do
+	n=$(basename "$f")
+	mkdir -p "$tmp/c/$n"
+	case $f in
+	*.gz) gzip -dc "$f" >"$tmp/c/$n/perf.data" ;;
+	*) cp "$f" "$tmp/c/$n/perf.data" ;;
+	esac
+	if ! perf report -i "$tmp/c/$n/perf.data" --stdio >/dev/null 2>&1; then
+		echo "not ok perf $n # SKIP this perf cannot read it (newer ABI)"
+		continue
+	fi
+	compare "$n" "$tmp/c/$n" "$tmp/c/$n/perf.data"
+done

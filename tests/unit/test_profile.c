@@ -1,0 +1,315 @@
+/* Profiles: the perf.data reader on the corpus and on files written here
+ * (either byte order, file and pipe mode, broken sizes), kallsyms, and
+ * the per-symbol and per-core-type sums. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "helpers.h"
+#include "pathdoctor/profile.h"
+
+/* A perf.data writer just big enough for the tests. */
+struct out {
+	unsigned char b[8192];
+	size_t n;
+	bool le;
+};
+
+static void
+put(struct out *o, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		o->b[o->n + i] = (unsigned char)(v >> 8 * (o->le ? i :
+		    bytes - 1 - i));
+	o->n += bytes;
+}
+
+static void
+put_at(struct out *o, size_t at, uint64_t v)
+{
+	size_t n = o->n;
+
+	o->n = at;
+	put(o, v, 8);
+	o->n = n;
+}
+
+#define ST_CHAIN_LAYOUT (1 | 2 | 4 | 128 | 256 | 32) /* IP TID TIME CPU PERIOD CALLCHAIN */
+#define KERNEL_CTX ((uint64_t)-128)
+
+static void
+attr(struct out *o)
+{
+	put(o, 0, 4);			/* type: hardware */
+	put(o, 64, 4);			/* size */
+	put(o, 0, 8);			/* config: cycles */
+	put(o, 4000, 8);		/* sample_freq */
+	put(o, ST_CHAIN_LAYOUT, 8);
+	put(o, 0, 8);			/* read_format */
+	put(o, 1u << 10, 8);		/* flags: freq */
+	put(o, 0, 8);			/* wakeup, bp_type */
+	put(o, 0, 8);			/* config1 */
+}
+
+/* A kernel sample on cpu with the given period: leaf, then callers. */
+static void
+sample(struct out *o, unsigned cpu, uint64_t period, uint64_t leaf,
+    uint64_t caller)
+{
+	put(o, 9, 4);
+	put(o, 1, 2);			/* misc: kernel */
+	put(o, 8 + 6 * 8 + 3 * 8, 2);	/* header, six fields, chain */
+	put(o, leaf, 8);
+	put(o, 0, 4);			/* pid: swapper */
+	put(o, 0, 4);
+	put(o, 1000, 8);		/* time */
+	put(o, cpu, 4);
+	put(o, 0, 4);
+	put(o, period, 8);
+	put(o, 3, 8);			/* callchain: marker, leaf, caller */
+	put(o, KERNEL_CTX, 8);
+	put(o, leaf, 8);
+	put(o, caller, 8);
+}
+
+static void
+samples(struct out *o)
+{
+	/* cpu 0 (X925): 3 in smmu under dma_unmap, 1 in copy; cpu 1
+	 * (A725): 1 in copy, 1 idle */
+	for (int i = 0; i < 3; i++)
+		sample(o, 0, 100, 0xffff800080001010, 0xffff800080003000);
+	sample(o, 0, 100, 0xffff800080002000, 0xffff800080003000);
+	sample(o, 1, 100, 0xffff800080002004, 0xffff800080003000);
+	sample(o, 1, 100, 0xffff800080004000, 0xffff800080003000);
+}
+
+static size_t
+write_file(struct out *o, bool le)
+{
+	memset(o, 0, sizeof(*o));
+	o->le = le;
+	memcpy(o->b, "PERFILE2", 8);
+	if (!le)
+		memcpy(o->b, "2ELIFREP", 8);
+	o->n = 8;
+	put(o, 104, 8);			/* header size */
+	put(o, 64 + 16, 8);		/* attr_size */
+	put(o, 104, 8);			/* attrs */
+	put(o, 80, 8);
+	put(o, 184, 8);			/* data, size patched below */
+	put(o, 0, 8);
+	put(o, 0, 8);			/* event_types */
+	put(o, 0, 8);
+	put(o, 1u << 6, 8);		/* features: arch */
+	put(o, 0, 8);
+	put(o, 0, 8);
+	put(o, 0, 8);
+	attr(o);
+	put(o, 0, 8);			/* ids section */
+	put(o, 0, 8);
+	samples(o);
+	put_at(o, 48, o->n - 184);
+	size_t table = o->n;
+
+	put(o, table + 16, 8);		/* feature arch */
+	put(o, 12, 8);
+	put(o, 8, 4);
+	memcpy(o->b + o->n, "aarch64", 8);
+	o->n += 8;
+	return o->n;
+}
+
+static size_t
+write_pipe(struct out *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->le = true;
+	memcpy(o->b, "PERFILE2", 8);
+	o->n = 8;
+	put(o, 16, 8);
+	put(o, 64, 4);			/* HEADER_ATTR: attr, no ids */
+	put(o, 0, 2);
+	put(o, 8 + 64, 2);
+	attr(o);
+	samples(o);
+	return o->n;
+}
+
+static const char kallsyms[] =
+    "ffff800080001000 T arm_smmu_cmdq_issue_cmdlist\n"
+    "ffff800080002000 T __arch_copy_to_user\n"
+    "ffff800080003000 T __iommu_dma_unmap\n"
+    "ffff800080003000 t __iommu_dma_unmap_alias\n"
+    "ffff800080004000 T cpu_do_idle\n"
+    "ffff800080005000 T _etext\n";
+
+static const char cpuinfo[] =
+    "processor\t: 0\nCPU implementer\t: 0x41\nCPU architecture: 8\n"
+    "CPU part\t: 0xd85\n\n"
+    "processor\t: 1\nCPU implementer\t: 0x41\nCPU architecture: 8\n"
+    "CPU part\t: 0xd87\n\n";
+
+static void
+check_written(const unsigned char *data, size_t len)
+{
+	struct parsed p;
+	struct tar_entry e[] = {
+		{ .path = "h/perf.data", .data = data, .len = len },
+		{ .path = "h/kallsyms", .data = kallsyms },
+		{ .path = "h/cpuinfo", .data = cpuinfo },
+	};
+	size_t tlen;
+	unsigned char *tar = make_tar(e, 3, 0, &tlen);
+
+	parsed_read_memory(&p, tar, tlen, "t.tar");
+	assert_int_equal(p.rc, 0);
+	const struct pd_member_result *r = member_result(&p, "perf.data");
+
+	assert_string_equal(r->format, "perf.data");
+	if (r->diag.notes)
+		fail_msg("%s: %s", r->diag.notes->id, r->diag.notes->msg);
+	const struct pd_profile *pr = p.m->hosts->profiles;
+
+	assert_non_null(pr);
+	assert_int_equal(pr->samples, 6);
+	assert_true(pr->has_callchain && pr->has_cpu);
+	assert_string_equal(pr->syms[0].name, "arm_smmu_cmdq_issue_cmdlist");
+	assert_true(pr->syms[0].self == 300);
+	assert_true(pr->syms[0].inclusive == 300);
+	/* the caller: every sample below it, once each; the alias that
+	 * perf would not show is not used */
+	for (unsigned i = 0; i < pr->n_syms; i++) {
+		assert_string_not_equal(pr->syms[i].name,
+		    "__iommu_dma_unmap_alias");
+		if (strcmp(pr->syms[i].name, "__iommu_dma_unmap") == 0)
+			assert_true(pr->syms[i].inclusive == 600);
+		if (strcmp(pr->syms[i].name, "cpu_do_idle") == 0)
+			assert_true(pr->syms[i].idle);
+	}
+	/* per core type from cpuinfo: X925 all busy, A725 half idle */
+	assert_int_equal(pr->n_groups, 2);
+	for (unsigned g = 0; g < pr->n_groups; g++) {
+		if (strcmp(pr->groups[g].name, "Cortex-X925") == 0) {
+			assert_true(pr->groups[g].total == 400);
+			assert_true(pr->groups[g].idle == 0);
+		} else {
+			assert_string_equal(pr->groups[g].name, "Cortex-A725");
+			assert_true(pr->groups[g].idle == 100);
+		}
+	}
+	assert_int_equal(p.m->hosts->arch, PD_ARCH_ARM64);
+	parsed_free(&p);
+	free(tar);
+}
+
+static void
+test_written_files(void **state)
+{
+	struct out o;
+
+	(void)state;
+	check_written(o.b, write_file(&o, true));
+	check_written(o.b, write_file(&o, false));	/* big-endian */
+	check_written(o.b, write_pipe(&o));
+}
+
+static void
+test_broken_files(void **state)
+{
+	struct out o;
+	size_t len = write_file(&o, true);
+	struct parsed p;
+
+	(void)state;
+	/* cut inside the data section: the samples before it count */
+	parsed_read_memory(&p, o.b, len - 12 - 16 - 40, "perf.data");
+	assert_string_equal(p.cov.members->format, "perf.data");
+	assert_non_null(p.cov.members->diag.notes);
+	assert_true(p.m->hosts->profiles->samples >= 4);
+	parsed_free(&p);
+	/* a record size below its header */
+	write_file(&o, true);
+	o.b[184 + 6] = 4;
+	o.b[184 + 7] = 0;
+	parsed_read_memory(&p, o.b, len, "perf.data");
+	assert_string_equal(p.cov.members->diag.notes->id,
+	    "perf.record-size");
+	assert_int_equal(p.m->hosts->profiles->samples, 0);
+	parsed_free(&p);
+	/* attrs past the data section */
+	write_file(&o, true);
+	put_at(&o, 24, 4000);
+	parsed_read_memory(&p, o.b, len, "perf.data");
+	assert_string_equal(p.cov.members->diag.notes->id, "perf.header");
+	parsed_free(&p);
+}
+
+static void
+test_corpus_perf_data(void **state)
+{
+	static const struct {
+		const char *file, *event;
+		uint64_t samples;
+		bool chains;
+	} cases[] = {
+		{ "perf-data/aliyun-ecs-x86-webserver-cpu-clock-perf5.10."
+		    "perf.data.gz", "cpu-clock:pppH", 47596, false },
+		{ "perf-data/io_uring-tcp-server-perf6.16-attr136-cyclesPu."
+		    "perf.data", "cycles:Pu", 1249, true },
+		{ "perf-data/xdp-testenv-python-perf-newabi.perf.data.gz",
+		    "cycles:P", 15393, false },
+	};
+
+	(void)state;
+	REQUIRE_CORPUS();
+	for (size_t i = 0; i < PD_ARRAY_SIZE(cases); i++) {
+		struct parsed p;
+
+		parsed_corpus(&p, cases[i].file);
+		assert_string_equal(p.cov.members->format, "perf.data");
+		if (p.cov.members->diag.notes)
+			fail_msg("%s: %s", cases[i].file,
+			    p.cov.members->diag.notes->msg);
+		const struct pd_profile *pr = p.m->hosts->profiles;
+
+		assert_int_equal(pr->samples, cases[i].samples);
+		assert_string_equal(pr->event, cases[i].event);
+		assert_int_equal(pr->has_callchain, cases[i].chains);
+		parsed_free(&p);
+	}
+	/* perf report 6.1 on the first: 80.42 % at one kernel address */
+	struct parsed p;
+
+	parsed_corpus(&p, cases[0].file);
+	const struct pd_profile *pr = p.m->hosts->profiles;
+
+	assert_string_equal(pr->syms[0].name, "0xffffffffb5a2e4c3");
+	assert_true(fabs(100 * pr->syms[0].self / pr->period - 80.42) < 0.005);
+	parsed_free(&p);
+}
+
+static void
+test_kallsyms_unreadable(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_text(&p, "kallsyms", "0000000000000000 T _text\n"
+	    "0000000000000000 t foo\n0000000000000000 T bar\n");
+	assert_string_equal(p.cov.members->format, "kallsyms");
+	assert_string_equal(p.cov.members->diag.notes->id, "kallsyms.zero");
+	parsed_free(&p);
+}
+
+int
+test_group_profile(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_written_files),
+		cmocka_unit_test(test_broken_files),
+		cmocka_unit_test(test_corpus_perf_data),
+		cmocka_unit_test(test_kallsyms_unreadable),
+	};
+
+	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
+}
