@@ -10,6 +10,8 @@
 #    (`--sort dso`) too.  Addresses without a symbol are compared per DSO
 #    only: perf names them by map-relative address as leaves but by
 #    absolute address inside call chains, so their names are no key;
+#  - samples: the same for the generated GX10 profiles (samples/gen-perf.py)
+#    with their kallsyms, so that perf itself vouches for them;
 #  - corpus: the same for each file in ../shared/corpus/perf-data that
 #    this machine's perf can read.
 # Skipped (not passed) where perf is missing or may not record.
@@ -105,6 +107,12 @@ else
 	echo "not ok perf live # SKIP perf record failed here: $(head -n 1 \
 	    "$tmp/record.err")"
 fi
+
+for s in gx10-before gx10-after; do
+	gzip -dc "samples/bundles/$s/perf.data.gz" >"$tmp/$s.data"
+	compare "sample-$s" "samples/bundles/$s" "$tmp/$s.data" \
+	    "samples/bundles/$s/kallsyms.txt"
+done
 
 if [ ! -d "$corpus/perf-data" ]; then
 	echo "not ok perf corpus # SKIP corpus not found"

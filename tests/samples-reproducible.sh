@@ -1,7 +1,8 @@
 #!/bin/sh
 # The committed sample bundles must be exactly what their trees make.
 # (The captures in the trees come from real traffic and differ from run
-# to run; tests/kernel-captures.sh checks the script that makes them.)
+# to run; tests/kernel-captures.sh checks the script that makes them.  The
+# GX10 profiles come from samples/gen-perf.py, byte for byte.)
 set -u
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -14,3 +15,15 @@ for dir in samples/bundles/*/; do
 		echo "not ok samples $name.tgz differs from its text (make samples)"
 	fi
 done
+if command -v python3 >/dev/null 2>&1; then
+	python3 samples/gen-perf.py "$tmp/perf"
+	for f in $(cd "$tmp/perf" && find . -type f | sort); do
+		if cmp -s "$tmp/perf/$f" "samples/bundles/$f"; then
+			echo "ok samples ${f#./} reproducible"
+		else
+			echo "not ok samples ${f#./} differs from samples/gen-perf.py"
+		fi
+	done
+else
+	echo "not ok samples profiles # SKIP python3 not installed"
+fi

@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "helpers.h"
+#include "pathdoctor/report.h"
+#include "pathdoctor/rule.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/counters.h"
 #include "pathdoctor/ifpath.h"
@@ -242,6 +244,12 @@ cmp_key(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static bool
+not_iommu(const struct pd_rule *r)
+{
+	return strncmp(r->id, "iommu.", 6) != 0;
+}
+
 static void
 test_sosreport_layout_agrees(void **state)
 {
@@ -251,7 +259,8 @@ test_sosreport_layout_agrees(void **state)
 	(void)state;
 	parsed_read(&flat, "samples/gx10-before.tgz");
 	parsed_read(&sos, "samples/sosreport-gx10-20251124.tgz");
-	parsed_analyse(&flat);
+	/* the sosreport holds no profile: compare every other rule */
+	pd_engine_run(flat.m, &flat.fs, not_iommu);
 	parsed_analyse(&sos);
 	assert_int_equal(flat.fs.n, sos.fs.n);
 	for (size_t i = 0; i < flat.fs.n; i++) {

@@ -301,6 +301,54 @@ test_kallsyms_unreadable(void **state)
 	parsed_free(&p);
 }
 
+static void
+test_iommu_rule(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_read(&p, "samples/gx10-before.tgz");
+	parsed_analyse(&p);
+	const struct pd_finding *f = find_finding(&p,
+	    "iommu.strict-invalidation", NULL);
+
+	assert_non_null(f);
+	assert_int_equal(f->confidence, 85);
+	/* f = 0.57 of the big cores' busy samples: Amdahl 2.33x */
+	assert_true(f->gain_lo >= 1300 && f->gain_lo <= 1350);
+	assert_true(f->gain_hi > 2800 && f->gain_hi < 3000);
+	assert_non_null(strstr(f->summary, "Cortex-X925 spends 57."));
+	assert_non_null(strstr(f->fix[1], "--args=iommu.strict=0"));
+	assert_null(strstr(f->fix[0], "in place of"));
+	parsed_free(&p);
+
+	parsed_read(&p, "samples/gx10-after.tgz");
+	parsed_analyse(&p);
+	assert_null(find_finding(&p, "iommu.strict-invalidation", NULL));
+	parsed_free(&p);
+
+	/* already lazy on the command line: explained, nothing to gain */
+	struct out o;
+	size_t len = write_file(&o, true);
+	struct tar_entry e[] = {
+		{ .path = "h/perf.data", .data = o.b, .len = len },
+		{ .path = "h/kallsyms", .data = kallsyms },
+		{ .path = "h/cmdline", .data = "BOOT_IMAGE=/vmlinuz "
+		    "iommu.strict=0\n" },
+	};
+	size_t tlen;
+	unsigned char *tar = make_tar(e, 3, 0, &tlen);
+
+	parsed_read_memory(&p, tar, tlen, "t.tar");
+	parsed_analyse(&p);
+	f = find_finding(&p, "iommu.strict-invalidation", NULL);
+	assert_non_null(f);
+	assert_int_equal(f->gain_hi, 0);
+	assert_non_null(strstr(f->summary, "already lazy"));
+	parsed_free(&p);
+	free(tar);
+}
+
 int
 test_group_profile(void)
 {
@@ -309,6 +357,7 @@ test_group_profile(void)
 		cmocka_unit_test(test_broken_files),
 		cmocka_unit_test(test_corpus_perf_data),
 		cmocka_unit_test(test_kallsyms_unreadable),
+		cmocka_unit_test(test_iommu_rule),
 	};
 
 	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
