@@ -20,6 +20,8 @@ extern const struct pd_format pd_format_lspci_vv;
 extern const struct pd_format pd_format_pcap;
 extern const struct pd_format pd_format_pcapng;
 extern const struct pd_format pd_format_perf_data;
+extern const struct pd_format pd_format_perf_report;
+extern const struct pd_format pd_format_perf_script;
 extern const struct pd_format pd_format_sysctl;
 extern const struct pd_format pd_format_uname;
 extern const struct pd_format pd_format_unknown;
@@ -30,6 +32,8 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_pcapng,
 	&pd_format_perf_data,
 	&pd_format_elf,
+	&pd_format_perf_script,
+	&pd_format_perf_report,
 	&pd_format_lspci_tv,
 	&pd_format_lspci_vv,
 	&pd_format_cmdline,

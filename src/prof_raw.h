@@ -32,6 +32,16 @@ struct prof_map {
 	char *filename;
 };
 
+/* A sample named in text (perf script, perf report): its address in
+ * prof_addr is the index of one of these, with pid PROF_NAMED_PID. */
+#define PROF_NAMED_PID 0xfffffffeu
+
+struct prof_name {
+	char *dso, *sym;
+	bool kernel;
+	double inclusive;	/* perf report's Children; < 0: from stacks */
+};
+
 struct pd_prof_raw {
 	struct prof_addr *addrs;
 	unsigned n_addrs, cap_addrs;
@@ -45,6 +55,11 @@ struct pd_prof_raw {
 	unsigned n_slots, cap_slots;
 	struct prof_map *maps;
 	unsigned n_maps, cap_maps;
+	struct prof_name *names;
+	unsigned n_names, cap_names;
+	uint32_t *name_index;
+	unsigned name_index_size;
+	bool total_fixed;	/* period set by the reader, not summed */
 	uint64_t samples, dropped, stacks_dropped, maps_dropped;
 	double period;
 };

@@ -46,6 +46,12 @@ pd_prof_raw_free(struct pd_prof_raw *r)
 	for (unsigned i = 0; i < r->n_maps; i++)
 		free(r->maps[i].filename);
 	free(r->maps);
+	for (unsigned i = 0; i < r->n_names; i++) {
+		free(r->names[i].dso);
+		free(r->names[i].sym);
+	}
+	free(r->names);
+	free(r->name_index);
 	free(r);
 }
 
@@ -120,7 +126,7 @@ lookup_only:;
 }
 
 static void
-add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, uint64_t period)
+add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 {
 	uint64_t key = (uint64_t)(uint32_t)cpu << 32 | addr;
 
@@ -157,13 +163,13 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, uint64_t period)
 		r->self[h].key = key;
 		r->n_self++;
 	}
-	r->self[h].period += (double)period;
+	r->self[h].period += period;
 	r->self[h].samples++;
 }
 
 static void
 add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
-    uint64_t period)
+    double period)
 {
 	uint64_t hash = mix(0x51ed, (uint64_t)(uint32_t)cpu);
 
@@ -198,7 +204,7 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 
 		if (s->hash == hash && s->n == n && s->cpu == cpu &&
 		    memcmp(r->slots + s->off, ids, n * sizeof(*ids)) == 0) {
-			s->period += (double)period;
+			s->period += period;
 			return;
 		}
 	}
@@ -213,7 +219,7 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 		    sizeof(*r->slots));
 	}
 	memcpy(r->slots + r->n_slots, ids, n * sizeof(*ids));
-	r->stacks[h] = (struct prof_stack){ hash, (double)period, r->n_slots,
+	r->stacks[h] = (struct prof_stack){ hash, period, r->n_slots,
 	    n, cpu };
 	r->n_slots += n;
 	r->n_stacks++;
@@ -245,7 +251,7 @@ pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 		r->dropped++;
 		return;
 	}
-	add_self(r, cpu, leaf, period);
+	add_self(r, cpu, leaf, (double)period);
 	if (!chain)
 		return;
 	uint32_t ids[PD_PROF_CHAIN];
@@ -264,7 +270,7 @@ pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 	}
 	if (n == 0)
 		ids[n++] = leaf;
-	add_stack(r, cpu, ids, n, period);
+	add_stack(r, cpu, ids, n, (double)period);
 }
 
 void
@@ -319,4 +325,128 @@ pd_profile_buildid(struct pd_profile *p, struct pd_arena *a,
 	b->filename = pd_arena_strdup(a, filename);
 	for (size_t i = 0; i < n; i++)
 		snprintf(b->build_id + 2 * i, 3, "%02x", bid[i]);
+}
+
+static uint64_t
+str_mix(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
+	return h;
+}
+
+static unsigned
+name_slot(const struct pd_prof_raw *r, const struct pd_prof_frame *f)
+{
+	return (unsigned)str_mix(str_mix(f->kernel ? 17 : 29, f->dso),
+	    f->sym) & (r->name_index_size - 1);
+}
+
+/* Index of a named frame, added when new; UINT32_MAX when full. */
+static uint32_t
+name_of(struct pd_prof_raw *r, const struct pd_prof_frame *f)
+{
+	if ((r->n_names + 1) * 2 > r->name_index_size) {
+		if (r->n_names >= PD_PROF_ADDRS)
+			return UINT32_MAX;
+		free(r->name_index);
+		r->name_index_size = r->name_index_size ?
+		    r->name_index_size * 2 : 1024;
+		r->name_index = pd_xmalloc(r->name_index_size *
+		    sizeof(*r->name_index));
+		memset(r->name_index, 0xff, r->name_index_size *
+		    sizeof(*r->name_index));
+		for (unsigned i = 0; i < r->n_names; i++) {
+			struct pd_prof_frame g = { r->names[i].dso,
+			    r->names[i].sym, r->names[i].kernel };
+			unsigned h = name_slot(r, &g);
+
+			while (r->name_index[h] != UINT32_MAX)
+				h = (h + 1) & (r->name_index_size - 1);
+			r->name_index[h] = i;
+		}
+	}
+	unsigned h = name_slot(r, f);
+
+	for (; r->name_index[h] != UINT32_MAX;
+	    h = (h + 1) & (r->name_index_size - 1)) {
+		const struct prof_name *n = &r->names[r->name_index[h]];
+
+		if (n->kernel == f->kernel && strcmp(n->sym, f->sym) == 0 &&
+		    strcmp(n->dso, f->dso) == 0)
+			return r->name_index[h];
+	}
+	if (r->n_names == r->cap_names) {
+		r->cap_names = r->cap_names ? r->cap_names * 2 : 256;
+		r->names = pd_xrealloc(r->names, r->cap_names *
+		    sizeof(*r->names));
+	}
+	r->names[r->n_names] = (struct prof_name){ pd_xstrdup(f->dso),
+	    pd_xstrdup(f->sym), f->kernel, -1 };
+	r->name_index[h] = r->n_names;
+	return r->n_names++;
+}
+
+static uint32_t
+named_addr(struct pd_prof_raw *r, const struct pd_prof_frame *f)
+{
+	uint32_t n = name_of(r, f);
+
+	return n == UINT32_MAX ? UINT32_MAX :
+	    prof_addr(r, PROF_NAMED_PID, PD_MODE_UNKNOWN, n);
+}
+
+void
+pd_prof_sample_named(struct pd_prof_raw *r, int cpu, double period,
+    const struct pd_prof_frame *frames, unsigned n_frames)
+{
+	uint32_t ids[PD_PROF_CHAIN];
+	unsigned n = 0;
+
+	if (!n_frames)
+		return;
+	uint32_t leaf = named_addr(r, &frames[0]);
+
+	r->samples++;
+	if (!r->total_fixed)
+		r->period += period;
+	if (leaf == UINT32_MAX) {
+		r->dropped++;
+		return;
+	}
+	add_self(r, cpu, leaf, period);
+	for (unsigned i = 0; i < n_frames && n < PD_PROF_CHAIN; i++) {
+		uint32_t id = i ? named_addr(r, &frames[i]) : leaf;
+
+		if (id != UINT32_MAX)
+			ids[n++] = id;
+	}
+	add_stack(r, cpu, ids, n, period);
+}
+
+void
+pd_prof_report_line(struct pd_prof_raw *r, int cpu, double self,
+    double inclusive, const struct pd_prof_frame *f)
+{
+	uint32_t n = name_of(r, f);
+	uint32_t a = n == UINT32_MAX ? UINT32_MAX :
+	    prof_addr(r, PROF_NAMED_PID, PD_MODE_UNKNOWN, n);
+
+	r->samples++;
+	if (a == UINT32_MAX) {
+		r->dropped++;
+		return;
+	}
+	if (self > 0)
+		add_self(r, cpu, a, self);
+	if (inclusive >= 0)
+		r->names[n].inclusive = (r->names[n].inclusive < 0 ? 0 :
+		    r->names[n].inclusive) + inclusive;
+}
+
+void
+pd_prof_report_total(struct pd_prof_raw *r, double period)
+{
+	r->total_fixed = true;
+	r->period = period;
 }

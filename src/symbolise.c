@@ -258,6 +258,12 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 	bool kernel = ad->mode == PD_MODE_KERNEL ||
 	    ad->mode == PD_MODE_GUEST_KERNEL;
 
+	if (ad->pid == PROF_NAMED_PID) {
+		const struct prof_name *n = &r->names[ad->ip];
+
+		return intern(t, a, n->sym, n->dso, n->kernel);
+	}
+
 	if (kernel) {
 		const struct pd_sym *k = pd_sym_at(h->ksyms, h->n_ksyms,
 		    ad->ip);
@@ -372,6 +378,12 @@ symbolise_one(struct pd_profile *p, const struct pd_host *h,
 		}
 	}
 	free(mark);
+	/* perf report text states inclusive shares outright */
+	for (unsigned i = 0; i < r->n_addrs; i++)
+		if (r->addrs[i].pid == PROF_NAMED_PID &&
+		    r->names[r->addrs[i].ip].inclusive >= 0)
+			t.v[sym_of[i]].inclusive =
+			    r->names[r->addrs[i].ip].inclusive;
 	/* sort, carrying the per-group arrays along */
 	unsigned *order = pd_xmalloc((t.n + 1) * sizeof(*order));
 	struct pd_prof_sym *sorted = pd_arena_alloc(a, (t.n + 1) *

@@ -10,6 +10,8 @@
 #    (`--sort dso`) too.  Addresses without a symbol are compared per DSO
 #    only: perf names them by map-relative address as leaves but by
 #    absolute address inside call chains, so their names are no key;
+#  - text: the same for perf script (default and -F layouts) and perf
+#    report --stdio text of that file, read by the text readers;
 #  - samples: the same for the generated GX10 profiles (samples/gen-perf.py)
 #    with their kallsyms, so that perf itself vouches for them;
 #  - corpus: the same for each file in ../shared/corpus/perf-data that
@@ -26,9 +28,10 @@ if ! command -v perf >/dev/null 2>&1 ||
 	exit 0
 fi
 
-# compare NAME DIR PERFDATA [KALLSYMS]
+# compare NAME DIR PERFDATA [KALLSYMS [nodso]]: nodso skips the per-DSO
+# check, for perf report text whose per-line rounding adds up in sums
 compare() {
-	name=$1 dir=$2 data=$3 ks=${4:-}
+	name=$1 dir=$2 data=$3 ks=${4:-} nodso=${5:-}
 	set -- -i "$data" --stdio --sort dso,sym
 	[ -n "$ks" ] && set -- "$@" --kallsyms "$ks"
 	perf report "$@" --no-children >"$tmp/self.txt" 2>/dev/null
@@ -37,6 +40,7 @@ compare() {
 	[ -n "$ks" ] && set -- "$@" --kallsyms "$ks"
 	perf report "$@" >"$tmp/dso.txt" 2>/dev/null
 	"$bin" --dump-model "$dir" >"$tmp/model.txt" 2>/dev/null
+	[ -n "$nodso" ] && : >"$tmp/dso.txt"
 	python3 - "$name" "$tmp/self.txt" "$tmp/children.txt" \
 	    "$tmp/model.txt" "$tmp/dso.txt" <<'PY'
 import re, sys
@@ -103,6 +107,19 @@ if perf record -q -g -o "$tmp/live/perf.data" -- sh -c \
 	fi
 	(cd "$tmp/live" && perf archive perf.data >/dev/null 2>&1)
 	compare live "$tmp/live" "$tmp/live/perf.data" "$ks"
+	# the text readers on perf's own renderings of the same file
+	set -- -i "$tmp/live/perf.data"
+	[ -n "$ks" ] && set -- "$@" --kallsyms "$ks"
+	mkdir -p "$tmp/script" "$tmp/script-F" "$tmp/report"
+	perf script "$@" >"$tmp/script/perf.script" 2>/dev/null
+	perf script "$@" -F comm,pid,tid,time,period,event,ip,sym,dso \
+	    >"$tmp/script-F/perf.script" 2>/dev/null
+	perf report "$@" --stdio --children --sort dso,sym \
+	    >"$tmp/report/perf-report.txt" 2>/dev/null
+	compare live-perf-script "$tmp/script" "$tmp/live/perf.data" "$ks"
+	compare live-perf-script-F "$tmp/script-F" "$tmp/live/perf.data" "$ks"
+	compare live-perf-report "$tmp/report" "$tmp/live/perf.data" "$ks" \
+	    nodso
 else
 	echo "not ok perf live # SKIP perf record failed here: $(head -n 1 \
 	    "$tmp/record.err")"

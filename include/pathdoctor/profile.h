@@ -38,6 +38,22 @@ void pd_prof_map(struct pd_prof_raw *r, uint32_t pid, uint64_t start,
 void pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
     enum pd_cpumode mode, uint64_t period, uint64_t ip,
     const uint64_t *chain, unsigned n_chain);
+/* A sample already named (perf script text): leaf and callers as
+ * DSO and symbol strings, kernel or not. */
+struct pd_prof_frame {
+	const char *dso, *sym;
+	bool kernel;
+};
+
+void pd_prof_sample_named(struct pd_prof_raw *r, int cpu, double period,
+    const struct pd_prof_frame *frames, unsigned n_frames);
+/* perf report text: a symbol's self share as a period (cpu -1 when the
+ * report has no CPU column), its inclusive share (< 0 when none), and the
+ * whole the shares are of. */
+void pd_prof_report_line(struct pd_prof_raw *r, int cpu, double self,
+    double inclusive, const struct pd_prof_frame *f);
+void pd_prof_report_total(struct pd_prof_raw *r, double period);
+
 struct pd_prof_sym {
 	const char *name, *dso;
 	bool kernel, idle;

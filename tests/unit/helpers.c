@@ -212,3 +212,21 @@ parsed_corpus(struct parsed *p, const char *rel)
 	parsed_read(p, path);
 	assert_int_equal(p->rc, 0);
 }
+
+void
+each_file(const char *dir, void (*fn)(const char *path, const char *name))
+{
+	char cmd[600], line[600];
+	FILE *ls;
+
+	snprintf(cmd, sizeof(cmd), "find %s -type f | sort", dir);
+	ls = popen(cmd, "r");
+	assert_non_null(ls);
+	while (fgets(line, sizeof(line), ls)) {
+		line[strcspn(line, "\n")] = 0;
+		const char *base = strrchr(line, '/');
+
+		fn(line, base ? base + 1 : line);
+	}
+	pclose(ls);
+}

@@ -24,6 +24,9 @@ const char *corpus_dir(void);
 		}                                                          \
 	} while (0)
 
+/* Calls fn on every regular file under dir, in name order. */
+void each_file(const char *dir, void (*fn)(const char *path,
+    const char *name));
 /* Reads a whole file; NULL when it cannot. */
 unsigned char *slurp(const char *path, size_t *len);
 

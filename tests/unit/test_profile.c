@@ -289,6 +289,57 @@ test_corpus_perf_data(void **state)
 }
 
 static void
+corpus_text(const char *path, const char *name)
+{
+	struct parsed p;
+	const char *want = strstr(path, "/perf-script/") ? "perf-script" :
+	    "perf-report";
+
+	(void)name;
+	parsed_read(&p, path);
+	assert_int_equal(p.rc, 0);
+	assert_string_equal(p.cov.members->format, want);
+	if (p.cov.members->diag.notes)
+		fail_msg("%s: %s", path, p.cov.members->diag.notes->msg);
+	assert_non_null(p.m->hosts->profiles);
+	for (const struct pd_profile *pr = p.m->hosts->profiles; pr;
+	    pr = pr->next)
+		assert_true(pr->samples > 0 && pr->n_syms > 0);
+	parsed_free(&p);
+}
+
+static void
+test_corpus_texts(void **state)
+{
+	char dir[512];
+	struct parsed p;
+
+	(void)state;
+	REQUIRE_CORPUS();
+	snprintf(dir, sizeof(dir), "%s/perf-script", corpus_dir());
+	each_file(dir, corpus_text);
+	snprintf(dir, sizeof(dir), "%s/perf-report", corpus_dir());
+	each_file(dir, corpus_text);
+	/* two events in one perf script stream: two profiles */
+	parsed_corpus(&p, "perf-script/flamegraph-cycles-instructions-"
+	    "multi-event.txt");
+	const struct pd_profile *a = p.m->hosts->profiles, *b = a->next;
+
+	assert_non_null(b);
+	assert_string_equal(a->event, "cycles");
+	assert_string_equal(b->event, "instructions");
+	assert_int_equal(a->samples + b->samples, 111 + 333);
+	parsed_free(&p);
+	/* perf top lines: the shares as printed */
+	parsed_corpus(&p, "perf-report/mlx5-xdp-drop-perf-top-kernel5.15.txt");
+	a = p.m->hosts->profiles;
+	assert_string_equal(a->syms[0].name,
+	    "mlx5e_skb_from_cqe_mpwrq_linear");
+	assert_true(fabs(100 * a->syms[0].self / a->period - 19.27) < 1e-9);
+	parsed_free(&p);
+}
+
+static void
 test_kallsyms_unreadable(void **state)
 {
 	struct parsed p;
@@ -356,6 +407,7 @@ test_group_profile(void)
 		cmocka_unit_test(test_written_files),
 		cmocka_unit_test(test_broken_files),
 		cmocka_unit_test(test_corpus_perf_data),
+		cmocka_unit_test(test_corpus_texts),
 		cmocka_unit_test(test_kallsyms_unreadable),
 		cmocka_unit_test(test_iommu_rule),
 	};

@@ -27,24 +27,6 @@ check_file(const char *path, const char *want, int margin)
 	free(buf);
 }
 
-static void
-each_file(const char *dir, void (*fn)(const char *path, const char *name))
-{
-	char cmd[600], line[600];
-	FILE *ls;
-
-	snprintf(cmd, sizeof(cmd), "find %s -type f | sort", dir);
-	ls = popen(cmd, "r");
-	assert_non_null(ls);
-	while (fgets(line, sizeof(line), ls)) {
-		line[strcspn(line, "\n")] = 0;
-		const char *base = strrchr(line, '/');
-
-		fn(line, base ? base + 1 : line);
-	}
-	pclose(ls);
-}
-
 /* The format a sample's path names: its file (cmdline.txt) or its
  * directory (ethtool-S/nic2@1764000000.txt). */
 static void
@@ -79,6 +61,8 @@ static void
 corpus_positive(const char *path, const char *name)
 {
 	(void)name;
+	if (strstr(path, ".gz"))
+		return;		/* unwrapped by the walker: test_profile.c */
 	check_file(path, corpus_kind, 8);
 }
 
@@ -88,7 +72,7 @@ test_corpus_positive(void **state)
 	static const char *const kinds[] = { "lspci-vv", "lspci-tv",
 		"cmdline", "ethtool-S", "ethtool-a", "ethtool-i", "ethtool-k",
 		"ip-link",
-		"sysctl" };
+		"sysctl", "perf-script", "perf-report" };
 	char dir[512];
 
 	(void)state;
