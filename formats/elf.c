@@ -100,11 +100,16 @@ symbols_of(Elf *e, Elf64_Word t, struct pd_elf *out, struct pd_arena *a)
 			const char *name;
 
 			if (!gelf_getsym(data, (int)i, &s) || !s.st_value ||
-			    s.st_shndx == SHN_UNDEF ||
-			    (GELF_ST_TYPE(s.st_info) != STT_FUNC &&
-			    GELF_ST_TYPE(s.st_info) != STT_GNU_IFUNC))
+			    s.st_shndx == SHN_UNDEF)
 				continue;
 			name = elf_strptr(e, sh.sh_link, s.st_name);
+			if (name && (strcmp(name, "_text") == 0 ||
+			    strcmp(name, "_stext") == 0) && !out->text_addr)
+				out->text_addr = s.st_value;
+			if (
+			    GELF_ST_TYPE(s.st_info) != STT_FUNC &&
+			    GELF_ST_TYPE(s.st_info) != STT_GNU_IFUNC)
+				continue;
 			if (!name || !*name)
 				continue;
 			out->syms[out->n_syms++] = (struct pd_sym){

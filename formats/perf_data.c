@@ -645,7 +645,8 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 	r->in = in;
 	r->d = d;
 	r->h = h;
-	r->le = memcmp(m->head, "PERFILE2", 8) == 0;
+	/* a forced read (fuzzing) may come with fewer than 8 head bytes */
+	r->le = m->head_len < 8 || memcmp(m->head, "2ELIFREP", 8) != 0;
 	if (!read_full(r, head, PIPE_HEADER_SIZE)) {
 		free(r);
 		return PD_FAILED;

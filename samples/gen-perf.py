@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes the GX10 sample profiles, byte for byte the same on every run.
 
-    python3 samples/gen-perf.py [DIR]     (DIR defaults to samples/bundles)
+    python3 samples/gen-perf.py [DIR [SCALE]]   (DIR defaults to samples/bundles)
+
+SCALE (default 1) multiplies the number of samples; tests/bench-profile.sh
+uses it for a profile of over 200k samples.
 
 Nobody here has a GB10, so the profile of its NVMe/TCP reads is written
 from the published numbers: an arm64 perf.data (file mode, little
@@ -147,7 +150,7 @@ def attr():
                        0, 0)
 
 
-def perf_data(case):
+def perf_data(case, scale=1):
     rnd = Rand(0x6b10 if case == "before" else 0x6b11)
     big, big_idle, little, little_idle = mix(case)
     recs = []
@@ -167,7 +170,7 @@ def perf_data(case):
                                      702000)):
         for cpu in cpus:
             for stack, count in mixes + [(IDLE, idle)]:
-                for _ in range(count // 2 + (cpu % 2 < count % 2)):
+                for _ in range(scale * (count // 2 + (cpu % 2 < count % 2))):
                     samples.append((cpu, stack, base))
     t = 1_764_000_000_000_000_000 % 2**63
     order = list(range(len(samples)))
@@ -247,11 +250,12 @@ def gz(data):
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "bundles")
+    scale = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     for case in ("before", "after"):
         d = os.path.join(out, "gx10-" + case)
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, "perf.data.gz"), "wb") as f:
-            f.write(gz(perf_data(case)))
+            f.write(gz(perf_data(case, scale)))
         with open(os.path.join(d, "kallsyms.txt"), "w") as f:
             f.write(kallsyms())
         with open(os.path.join(d, "cpuinfo.txt"), "w") as f:

@@ -181,6 +181,10 @@ dump_profile(FILE *out, const struct pd_profile *p)
 		fprintf(out, "    group %s: %u cpus, period %.0f, idle %.0f\n",
 		    p->groups[g].name, p->groups[g].n_cpus,
 		    p->groups[g].total, p->groups[g].idle);
+	for (unsigned c = 0; c < p->n_cpu_slots; c++)
+		if (p->cpu_total[c])
+			fprintf(out, "    cpu %u: period %.0f, idle %.0f\n", c,
+			    p->cpu_total[c], p->cpu_idle[c]);
 	for (unsigned i = 0; i < p->n_syms; i++) {
 		const struct pd_prof_sym *s = &p->syms[i];
 

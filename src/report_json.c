@@ -295,6 +295,25 @@ profile(const struct pd_host *h, const struct pd_profile *p)
 		json_array_append_new(gs, j);
 	}
 	json_object_set_new(o, "groups", gs);
+	json_t *cpus = json_array();
+
+	for (unsigned c = 0; c < p->n_cpu_slots; c++) {
+		json_t *j;
+
+		if (!p->cpu_total[c])
+			continue;
+		j = json_object();
+		json_object_set_new(j, "cpu", json_integer(c));
+		json_object_set_new(j, "type", h->cpu_type_of &&
+		    h->cpu_type_of[c] ? json_string(h->cpu_type_of[c]) :
+		    json_null());
+		json_object_set_new(j, "share_pct", json_real(pct(
+		    p->cpu_total[c], p->period)));
+		json_object_set_new(j, "idle_pct", json_real(pct(p->cpu_idle[c],
+		    p->cpu_total[c])));
+		json_array_append_new(cpus, j);
+	}
+	json_object_set_new(o, "cpus", cpus);
 	for (unsigned i = 0; i < p->n_syms && i < PD_JSON_SYMBOLS; i++) {
 		const struct pd_prof_sym *s = &p->syms[i];
 		json_t *j = json_object();

@@ -1,4 +1,5 @@
 /* Markdown report: pastes cleanly into forum posts and tickets. */
+#include <stdlib.h>
 #include <string.h>
 #include "pathdoctor/bundle.h"
 #include "pathdoctor/capture.h"
@@ -149,6 +150,58 @@ share(double part, double whole)
 	return whole > 0 ? 100 * part / whole : 0;
 }
 
+#define MD_DSOS 8
+
+struct dso_share {
+	const char *name;
+	double self;
+};
+
+static int
+cmp_dso_share(const void *x, const void *y)
+{
+	const struct dso_share *a = x, *b = y;
+
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* Where names are missing, the self shares summed per DSO still say
+ * where the time goes. */
+static void
+by_dso(FILE *out, const struct pd_profile *p)
+{
+	struct dso_share *v = pd_xmalloc((p->n_syms + 1) * sizeof(*v));
+	unsigned n = 0;
+	double other = 0;
+
+	for (unsigned i = 0; i < p->n_syms; i++) {
+		unsigned k = 0;
+
+		while (k < n && strcmp(v[k].name, p->syms[i].dso) != 0)
+			k++;
+		if (k == n)
+			v[n++] = (struct dso_share){ p->syms[i].dso, 0 };
+		v[k].self += p->syms[i].self;
+	}
+	qsort(v, n, sizeof(*v), cmp_dso_share);
+	fprintf(out, "\nBy DSO (some addresses have no name):\n\n"
+	    "| DSO | self |\n|---|---:|\n");
+	for (unsigned k = 0; k < n; k++) {
+		if (k >= MD_DSOS) {
+			other += v[k].self;
+			continue;
+		}
+		fprintf(out, "| ");
+		cell(out, v[k].name);
+		fprintf(out, " | %.2f %% |\n", share(v[k].self, p->period));
+	}
+	if (other > 0)
+		fprintf(out, "| others | %.2f %% |\n", share(other, p->period));
+	free(v);
+}
+
 /* Top symbols by self share; per core type, the share of that type's
  * busy (not idle) samples. */
 static void
@@ -201,6 +254,8 @@ profiles(FILE *out, const struct pd_host *h)
 			}
 			fprintf(out, "\n");
 		}
+		if (p->symbols_missing || p->kernel_unnamed)
+			by_dso(out, p);
 	}
 }
 

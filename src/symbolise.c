@@ -249,10 +249,46 @@ intern(struct symtab *t, struct pd_arena *a, const char *name,
 
 /* The name of one address: "[kernel.kallsyms]" or the module for
  * kernel modes, the mapped file's base name for user modes. */
+/* A vmlinux of the bundle for the kernel's addresses when there is no
+ * kallsyms: the one whose build id perf recorded for the kernel, else
+ * one named vmlinux; relocated by the kernel map's start (perf's
+ * "[kernel.kallsyms]_text" record) against the file's _text. */
+struct kernel_elf {
+	const struct pd_elf *elf;
+	uint64_t reloc;
+};
+
+static void
+find_vmlinux(const struct pd_host *h, const struct pd_profile *p,
+    struct kernel_elf *kv)
+{
+	const char *bid = NULL;
+	uint64_t text = 0;
+
+	memset(kv, 0, sizeof(*kv));
+	if (h->n_ksyms)
+		return;
+	for (unsigned i = 0; i < p->n_buildids; i++)
+		if (strncmp(p->buildids[i].filename, "[kernel.kallsyms]",
+		    17) == 0)
+			bid = p->buildids[i].build_id;
+	for (const struct pd_elf *e = h->elfs; e && !kv->elf; e = e->next)
+		if (e->n_syms && (bid ? strcmp(e->build_id, bid) == 0 :
+		    strstr(e->member, "vmlinux") != NULL))
+			kv->elf = e;
+	if (!kv->elf)
+		return;
+	text = kv->elf->text_addr;
+	for (unsigned i = 0; i < p->raw->n_maps; i++)
+		if (strncmp(p->raw->maps[i].filename, "[kernel.kallsyms]",
+		    17) == 0 && text)
+			kv->reloc = p->raw->maps[i].pgoff - text;
+}
+
 static uint32_t
 name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
     const struct pd_prof_raw *r, const struct prof_addr *ad,
-    struct pd_profile *p)
+    struct pd_profile *p, const struct kernel_elf *kv)
 {
 	char buf[40];
 	bool kernel = ad->mode == PD_MODE_KERNEL ||
@@ -268,6 +304,9 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 		const struct pd_sym *k = pd_sym_at(h->ksyms, h->n_ksyms,
 		    ad->ip);
 
+		if (!k && kv->elf)
+			k = pd_sym_at(kv->elf->syms, kv->elf->n_syms,
+			    ad->ip - kv->reloc);
 		if (k)
 			return intern(t, a, k->name, k->module ? k->module :
 			    KERNEL_DSO, true);
@@ -320,7 +359,7 @@ cmp_self(const void *x, const void *y)
 }
 
 static void
-symbolise_one(struct pd_profile *p, const struct pd_host *h,
+symbolise_one(struct pd_profile *p, struct pd_host *h,
     struct pd_arena *a)
 {
 	struct pd_prof_raw *r = p->raw;
@@ -328,12 +367,28 @@ symbolise_one(struct pd_profile *p, const struct pd_host *h,
 	uint32_t *sym_of = pd_xmalloc((r->n_addrs + 1) * sizeof(*sym_of));
 	bool seen_cpu[PD_MAX_CPUS] = { false };
 
+	struct kernel_elf kv;
+
+	find_vmlinux(h, p, &kv);
 	for (unsigned i = 0; i < r->n_addrs; i++)
-		sym_of[i] = name_addr(&t, a, h, r, &r->addrs[i], p);
+		sym_of[i] = name_addr(&t, a, h, r, &r->addrs[i], p, &kv);
 	p->n_syms = t.n;
 	p->sym_group_self = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
 	    sizeof(double));
 	p->sym_group_incl = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
+	    sizeof(double));
+	int max_cpu = -1;
+
+	for (unsigned i = 0; i < r->self_size; i++) {
+		int cpu = (int)(int32_t)(uint32_t)(r->self[i].key >> 32);
+
+		if (r->self[i].used && cpu > max_cpu && cpu < PD_MAX_CPUS)
+			max_cpu = cpu;
+	}
+	p->n_cpu_slots = (unsigned)(max_cpu + 1);
+	p->cpu_total = pd_arena_alloc(a, (p->n_cpu_slots + 1) *
+	    sizeof(double));
+	p->cpu_idle = pd_arena_alloc(a, (p->n_cpu_slots + 1) *
 	    sizeof(double));
 	for (unsigned i = 0; i < r->self_size; i++) {
 		const struct prof_self *s = &r->self[i];
@@ -350,6 +405,11 @@ symbolise_one(struct pd_profile *p, const struct pd_host *h,
 		}
 		t.v[sym].self += s->period;
 		t.v[sym].samples += s->samples;
+		if (cpu >= 0 && (unsigned)cpu < p->n_cpu_slots) {
+			p->cpu_total[cpu] += s->period;
+			if (t.v[sym].idle)
+				p->cpu_idle[cpu] += s->period;
+		}
 		p->sym_group_self[sym * PD_PROF_GROUPS + g] += s->period;
 		p->groups[g].total += s->period;
 		if (t.v[sym].idle)
@@ -427,8 +487,19 @@ symbolise_one(struct pd_profile *p, const struct pd_host *h,
 	for (const struct pd_elf *e = h->elfs; e; e = e->next)
 		n_elfs++;
 	p->symbols = pd_arena_printf(a, "kernel: %s; user space: %u ELF "
-	    "file%s", h->n_ksyms ? h->ksyms_member : "none (no kallsyms)",
-	    n_elfs, n_elfs == 1 ? "" : "s");
+	    "file%s", h->n_ksyms ? h->ksyms_member : kv.elf ?
+	    kv.elf->member : "none (no kallsyms)", n_elfs,
+	    n_elfs == 1 ? "" : "s");
+	if (p->kernel_unnamed)
+		pd_host_note(h, a, &p->ev, "kernel addresses in %s could not be "
+		    "named: add /proc/kallsyms, read as root on the same boot, "
+		    "to the bundle (cat /proc/kallsyms > kallsyms.txt); the "
+		    "IOMMU check cannot see them without it", p->member);
+	if (p->symbols_missing && p->raw->n_maps)
+		pd_host_note(h, a, &p->ev, "user-space addresses in %s without "
+		    "symbols are shown by DSO and address: add the output of "
+		    "perf archive %s (run where it was recorded)", p->member,
+		    "perf.data");
 }
 
 void

@@ -330,6 +330,7 @@ struct pd_elf {
 	struct pd_sym *syms;		/* functions, by address */
 	unsigned n_syms;
 	bool from_symtab;		/* .symtab (else .dynsym) */
+	uint64_t text_addr;		/* _text or _stext: a vmlinux's base */
 	bool debug_only;		/* separate debug file: no code, and
 					 * segment offsets not the binary's */
 };

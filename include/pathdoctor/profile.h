@@ -98,6 +98,8 @@ struct pd_profile {
 	double *sym_group_incl;
 	struct pd_prof_group groups[PD_PROF_GROUPS];
 	unsigned n_groups;
+	double *cpu_total, *cpu_idle;	/* [n_cpu_slots], by CPU number */
+	unsigned n_cpu_slots;
 	const char *symbols;		/* where names came from */
 	bool symbols_missing;		/* some addresses had no name */
 	bool kernel_unnamed;		/* kernel samples without kallsyms */

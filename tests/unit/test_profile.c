@@ -83,8 +83,25 @@ samples(struct out *o)
 	sample(o, 1, 100, 0xffff800080004000, 0xffff800080003000);
 }
 
+/* perf's record of where the kernel ran: "[kernel.kallsyms]_text" with
+ * its runtime _text as the offset */
+static void
+kernel_map(struct out *o, uint64_t text)
+{
+	put(o, 1, 4);
+	put(o, 1, 2);
+	put(o, 8 + 4 + 4 + 8 + 8 + 8 + 24, 2);
+	put(o, 0xffffffff, 4);
+	put(o, 0, 4);
+	put(o, text, 8);
+	put(o, 0x100000, 8);
+	put(o, text, 8);
+	memcpy(o->b + o->n, "[kernel.kallsyms]_text\0\0", 24);
+	o->n += 24;
+}
+
 static size_t
-write_file(struct out *o, bool le)
+write_file_map(struct out *o, bool le, bool kmap)
 {
 	memset(o, 0, sizeof(*o));
 	o->le = le;
@@ -107,6 +124,8 @@ write_file(struct out *o, bool le)
 	attr(o);
 	put(o, 0, 8);			/* ids section */
 	put(o, 0, 8);
+	if (kmap)
+		kernel_map(o, 0xffff800080000000);
 	samples(o);
 	put_at(o, 48, o->n - 184);
 	size_t table = o->n;
@@ -117,6 +136,12 @@ write_file(struct out *o, bool le)
 	memcpy(o->b + o->n, "aarch64", 8);
 	o->n += 8;
 	return o->n;
+}
+
+static size_t
+write_file(struct out *o, bool le)
+{
+	return write_file_map(o, le, false);
 }
 
 static size_t
@@ -339,6 +364,36 @@ test_corpus_texts(void **state)
 	parsed_free(&p);
 }
 
+/* No kallsyms but a vmlinux: its symbols, relocated by where the kernel
+ * ran (linked 2 MiB lower here). */
+static void
+test_vmlinux(void **state)
+{
+	struct out o;
+	size_t len = write_file_map(&o, true, true), vlen;
+	unsigned char *vm = slurp("tests/unit/data/vmlinux-tiny", &vlen);
+	struct tar_entry e[] = {
+		{ .path = "h/perf.data", .data = o.b, .len = len },
+		{ .path = "h/vmlinux", .data = vm, .len = vlen },
+	};
+	size_t tlen;
+	unsigned char *tar;
+	struct parsed p;
+
+	(void)state;
+	assert_non_null(vm);
+	tar = make_tar(e, 2, 0, &tlen);
+	parsed_read_memory(&p, tar, tlen, "t.tar");
+	const struct pd_profile *pr = p.m->hosts->profiles;
+
+	assert_string_equal(pr->syms[0].name, "arm_smmu_cmdq_issue_cmdlist");
+	assert_false(pr->kernel_unnamed);
+	assert_non_null(strstr(pr->symbols, "h/vmlinux"));
+	parsed_free(&p);
+	free(tar);
+	free(vm);
+}
+
 static void
 test_kallsyms_unreadable(void **state)
 {
@@ -409,6 +464,7 @@ test_group_profile(void)
 		cmocka_unit_test(test_corpus_perf_data),
 		cmocka_unit_test(test_corpus_texts),
 		cmocka_unit_test(test_kallsyms_unreadable),
+		cmocka_unit_test(test_vmlinux),
 		cmocka_unit_test(test_iommu_rule),
 	};
 
