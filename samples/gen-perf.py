@@ -182,9 +182,9 @@ def perf_data(case, scale=1):
         leaf_start, leaf_size = ADDR[stack[0]]
         ip = leaf_start + 4 * rnd.next(leaf_size // 4)
         chain = [CTX_KERNEL, ip]
-        for fn in stack[1:]:
+        for fn in stack[1:]:            # one call site per caller
             start, size = ADDR[fn]
-            chain.append(start + 4 * (1 + rnd.next(size // 4 - 1)))
+            chain.append(start + 4 * (size // 8) + 4)
         pid = 0 if stack is IDLE else (812 if stack[-1] == "ret_from_fork"
                                        else 0)
         period = base - base // 20 + rnd.next(base // 10)

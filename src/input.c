@@ -92,6 +92,18 @@ pd_input_read(struct pd_input *in, void *buf, size_t n)
 		in->consumed += k;
 		return (ssize_t)k;
 	}
+	/* small reads (a binary reader's record headers) go through the
+	 * block, so that a plain file costs one read(2) per block, not two
+	 * per record */
+	if (n < PD_INPUT_BLOCK / 16) {
+		ssize_t r = raw_read(in, in->block, PD_INPUT_BLOCK);
+
+		if (r <= 0)
+			return r;
+		in->block_pos = 0;
+		in->block_len = (size_t)r;
+		return pd_input_read(in, buf, n);
+	}
 	ssize_t r = raw_read(in, buf, n);
 
 	if (r > 0)

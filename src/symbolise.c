@@ -520,21 +520,27 @@ pd_profile_stack_share(const struct pd_profile *p,
 	memset(out, 0, PD_PROF_GROUPS * sizeof(double));
 	if (!r || !p->addr_sym)
 		return;
-	for (unsigned i = 0; i < r->stack_size; i++) {
+	/* match each symbol once, not once per stack slot */
+	bool *hit = pd_xmalloc(p->n_syms + 1);
+	bool any = false;
+
+	for (unsigned i = 0; i < p->n_syms; i++)
+		any |= hit[i] = match(&p->syms[i], ctx);
+	for (unsigned i = 0; any && i < r->stack_size; i++) {
 		const struct prof_stack *s = &r->stacks[i];
+		uint32_t k = 0;
+
+		while (k < s->n && !hit[p->addr_sym[r->slots[s->off + k]]])
+			k++;
+		if (!s->n || k == s->n)
+			continue;
 		const char *type = s->cpu >= 0 && s->cpu < PD_MAX_CPUS &&
 		    h->cpu_type_of ? h->cpu_type_of[s->cpu] : NULL;
 
-		if (!s->n)
-			continue;
-		for (uint32_t k = 0; k < s->n; k++)
-			if (match(&p->syms[p->addr_sym[r->slots[s->off + k]]],
-			    ctx)) {
-				for (unsigned g = 0; g < p->n_groups; g++)
-					if (strcmp(p->groups[g].name, type ?
-					    type : "all CPUs") == 0)
-						out[g] += s->period;
-				break;
-			}
+		for (unsigned g = 0; g < p->n_groups; g++)
+			if (strcmp(p->groups[g].name, type ? type :
+			    "all CPUs") == 0)
+				out[g] += s->period;
 	}
+	free(hit);
 }

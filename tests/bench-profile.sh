@@ -23,17 +23,7 @@ samples=$(perf report -i "$d/perf.data" --stdio 2>/dev/null |
     sed -n 's/^# Samples: \([^ ]*\).*/\1/p' | head -n 1)
 echo "profile: $d/perf.data, $(wc -c <"$d/perf.data") bytes, $samples samples"
 
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-timeit() {
-	i=0
-	while [ $i -lt "$runs" ]; do
-		s=$(date +%s.%N)
-		sh -c "$1" >/dev/null 2>&1
-		e=$(date +%s.%N)
-		awk "BEGIN { printf \"%.3f\\n\", $e - $s }"
-		i=$((i + 1))
-	done | median
-}
+. tests/bench-lib.sh
 pr=$(timeit "perf report -i $d/perf.data --kallsyms $d/kallsyms.txt --stdio --sort sym")
 echo "perf report --stdio --sort sym: ${pr} s (baseline)"
 pd=$(timeit "$bin -f json $d")

@@ -40,17 +40,7 @@ fi
 b="$dir/bench-$copies.tgz"
 echo "bundle: $b, $(wc -c <"$b") bytes compressed, $(gzip -dc "$b" | wc -c) bytes of tar"
 
-median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-timeit() {
-	i=0
-	while [ $i -lt "${2:-$runs}" ]; do
-		s=$(date +%s.%N)
-		sh -c "$1" >/dev/null 2>&1
-		e=$(date +%s.%N)
-		awk "BEGIN { printf \"%.3f\\n\", $e - $s }"
-		i=$((i + 1))
-	done | median
-}
+. tests/bench-lib.sh
 ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
 if command -v bsdtar >/dev/null 2>&1; then
 	base=$(timeit "bsdtar -xOf $b")
