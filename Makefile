@@ -8,7 +8,7 @@ PKGS     := libarchive libpcap libdw zlib jansson
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump python3-jsonschema iperf3 nftables ethtool \
-            iproute2
+            iproute2 pciutils busybox
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \
@@ -38,7 +38,8 @@ endif
 SAMPLE_DIRS := $(wildcard samples/bundles/*)
 SAMPLES     := $(SAMPLE_DIRS:samples/bundles/%=samples/%.tgz)
 
-.PHONY: all check check-build demo deps samples fuzz update-golden clean
+.PHONY: all check check-build demo deps samples fuzz update-golden clean \
+        install
 
 all: build/pathdoctor
 
@@ -92,6 +93,18 @@ deps:
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all samples
 	./build/pathdoctor samples/gx10-before.tgz
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+
+install: build/pathdoctor
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 build/pathdoctor $(DESTDIR)$(BINDIR)/pathdoctor
+	install -m 755 src/collect/pathdoctor-collect \
+	    $(DESTDIR)$(BINDIR)/pathdoctor-collect
+	install -m 644 src/man/pathdoctor.1 src/man/pathdoctor-collect.1 \
+	    $(DESTDIR)$(MANDIR)/man1/
 
 update-golden: build/san/pathdoctor
 	$(Q)TZ=UTC LC_ALL=C sh tests/update-golden.sh build/san/pathdoctor $(T)

@@ -92,11 +92,12 @@ parse_kallsyms(const struct pd_member *m, struct pd_input *in,
 	size_t len;
 	uint64_t lines = 0, zero = 0;
 
+	/* pathdoctor-collect bundles one and perf archive another of the
+	 * same boot: the first read names the addresses (--dump-model says
+	 * which) */
 	if (h->ksyms_member) {
-		pd_diag_note(d, PD_WARN, "kallsyms.second", 0, "the host "
-		    "already has kallsyms from %s; this one is not used",
-		    h->ksyms_member);
-		return PD_WARN;
+		pd_input_drain(in);
+		return PD_OK;
 	}
 	while (pd_input_getline(in, &line, &len)) {
 		uint64_t addr;

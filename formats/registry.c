@@ -15,6 +15,8 @@ extern const struct pd_format pd_format_ethtool_stats;
 extern const struct pd_format pd_format_ip_link;
 extern const struct pd_format pd_format_kallsyms;
 extern const struct pd_format pd_format_lscpu;
+extern const struct pd_format pd_format_manifest;
+extern const struct pd_format pd_format_netdev_stats;
 extern const struct pd_format pd_format_lspci_tv;
 extern const struct pd_format pd_format_lspci_vv;
 extern const struct pd_format pd_format_pcap;
@@ -48,6 +50,8 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_ip_link,
 	&pd_format_sysctl,
 	&pd_format_kallsyms,
+	&pd_format_netdev_stats,
+	&pd_format_manifest,
 	&pd_format_unknown,
 	NULL,
 };

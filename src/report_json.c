@@ -250,6 +250,27 @@ host(const struct pd_host *h)
 	json_object_set_new(o, "iommu", io);
 	json_object_set_new(o, "pci_devices", json_integer(h->n_pcidevs));
 	json_object_set_new(o, "netdevs", json_integer(h->n_netdevs));
+	json_t *rates = json_array();
+
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
+		const struct pd_kstat *k0 = &nd->kstat[0], *k1 = &nd->kstat[1];
+		json_t *j;
+
+		if (nd->n_kstat < 2 || k1->time <= k0->time)
+			continue;
+		double dt = (double)(k1->time - k0->time);
+
+		j = json_object();
+		json_object_set_new(j, "name", json_string(nd->name));
+		json_object_set_new(j, "rx_bytes_per_s", json_real(round(
+		    (double)(k1->rx_bytes - k0->rx_bytes) / dt)));
+		json_object_set_new(j, "tx_bytes_per_s", json_real(round(
+		    (double)(k1->tx_bytes - k0->tx_bytes) / dt)));
+		json_object_set_new(j, "seconds", json_real(dt));
+		json_array_append_new(rates, j);
+	}
+	json_object_set_new(o, "kernel_counter_rates", rates);
+	json_object_set_new(o, "collector", str_or_null(h->collector));
 	json_t *cs = json_array(), *notes = json_array();
 
 	for (const struct pd_card *c = h->cards; c; c = c->next)
@@ -356,6 +377,21 @@ render_json(const struct pd_report *r, FILE *out)
 				json_array_append_new(needs,
 				    json_string(pd_need_text(b)));
 		json_object_set_new(o, "needs", needs);
+		json_t *gaps = json_array();
+
+		for (const struct pd_collect_gap *g = n->host->gaps; g;
+		    g = g->next) {
+			json_t *j;
+
+			if (!pd_need_from_format(n->missing, g->format))
+				continue;
+			j = json_object();
+			json_object_set_new(j, "format", json_string(g->format));
+			json_object_set_new(j, "path", json_string(g->path));
+			json_object_set_new(j, "reason", json_string(g->reason));
+			json_array_append_new(gaps, j);
+		}
+		json_object_set_new(o, "collector_gaps", gaps);
 		json_array_append_new(ne, o);
 	}
 	json_object_set_new(root, "not_evaluated", ne);

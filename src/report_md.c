@@ -288,6 +288,31 @@ hosts(FILE *out, const struct pd_model *m)
 		}
 		fprintf(out, "- PCI devices: %u; network interfaces: %u\n",
 		    h->n_pcidevs, h->n_netdevs);
+		if (h->collector) {
+			unsigned n = 0;
+
+			for (const struct pd_collect_gap *g = h->gaps; g;
+			    g = g->next)
+				n++;
+			fprintf(out, "- Collected by %s; %u item%s it could "
+			    "not gather (manifest)\n", h->collector, n,
+			    n == 1 ? "" : "s");
+		}
+		for (const struct pd_netdev *nd = h->netdevs; nd;
+		    nd = nd->next) {
+			const struct pd_kstat *k0 = &nd->kstat[0],
+			    *k1 = &nd->kstat[1];
+
+			if (nd->n_kstat < 2 || k1->time <= k0->time)
+				continue;
+			double dt = (double)(k1->time - k0->time);
+
+			fprintf(out, "- %s kernel counters: receive %.1f MB/s, "
+			    "send %.1f MB/s over %.0f s\n", nd->name,
+			    (double)(k1->rx_bytes - k0->rx_bytes) / dt / 1e6,
+			    (double)(k1->tx_bytes - k0->tx_bytes) / dt / 1e6,
+			    dt);
+		}
 		for (const struct pd_model_note *n = h->notes; n; n = n->next) {
 			fprintf(out, "- Note: ");
 			cell(out, n->msg);
@@ -366,6 +391,17 @@ render_md(const struct pd_report *r, FILE *out)
 					fprintf(out, "%s %s", k++ ? ";" : "",
 					    pd_need_text(b));
 			fprintf(out, "\n");
+			for (const struct pd_collect_gap *g = ne->host->gaps; g;
+			    g = g->next)
+				if (pd_need_from_format(ne->missing,
+				    g->format)) {
+					fprintf(out, "  - the collector could "
+					    "not gather `");
+					cell(out, g->path);
+					fprintf(out, "`: ");
+					cell(out, g->reason);
+					fprintf(out, "\n");
+				}
 		}
 	}
 	members(out, r->coverage);

@@ -79,6 +79,11 @@ render_term(const struct pd_report *r, FILE *out)
 			if (n->missing & b)
 				fprintf(out, "%s %s", k++ ? ";" : ": needs",
 				    pd_need_text(b));
+		for (const struct pd_collect_gap *g = n->host->gaps; g;
+		    g = g->next)
+			if (pd_need_from_format(n->missing, g->format))
+				fprintf(out, "; the collector could not gather "
+				    "%s: %s", g->path, g->reason);
 		fprintf(out, "\n");
 	}
 	for (const struct pd_member_result *m = r->coverage->members; m;

@@ -10,6 +10,7 @@
 #   samples  the sample bundles regenerate byte for byte
 #   kernel-captures  samples/capture-kernel.sh still makes captures that
 #            show what the samples show (root only)
+#   collect  pathdoctor-collect in network namespaces, read back (root)
 set -u
 build=${1:-build/san}
 log=$(mktemp)
@@ -41,6 +42,7 @@ stage() {
 	    samples/*.tgz
 	stage samples sh tests/samples-reproducible.sh
 	stage kernel-captures sh tests/kernel-captures.sh "$build/pathdoctor"
+	stage collect sh tests/collect.sh "$build/pathdoctor"
 } >"$log.all" 2>&1
 cat "$log.all"
 skipped=$(grep -c '# SKIP' "$log.all")

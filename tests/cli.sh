@@ -138,6 +138,17 @@ grep_out empty-bundle-says "empty" err
 tar -cf "$tmp/empty.tar" --files-from /dev/null
 expect 3 empty-tar "$tmp/empty.tar"
 
+# the collector's manifest: what it could not gather shows beside the
+# rules it kept from being evaluated
+mkdir -p "$tmp/collected"
+printf '# pathdoctor-collect manifest 1\ncollector\tpathdoctor-collect 0.1.0\nskip\tlspci-vv\tlspci-vv.txt\tlspci not installed\nrun\t1\t0\tethtool-a\tethtool-a/eth0.txt\tethtool -a eth0\n' \
+    >"$tmp/collected/manifest.txt"
+cp samples/bundles/gx10-before/uname.txt "$tmp/collected/"
+expect 0 manifest "$tmp/collected"
+grep_out manifest-identified "| manifest | ok" out
+grep_out manifest-gap "could not gather \`lspci-vv.txt\`: lspci not installed" out
+grep_out manifest-failed-run "'ethtool -a eth0' exited with 1" out
+
 # the JSON report follows formats/report.schema.json
 if command -v python3 >/dev/null 2>&1 &&
     python3 -c 'import jsonschema' >/dev/null 2>&1; then

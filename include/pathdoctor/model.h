@@ -146,8 +146,18 @@ struct pd_feature {
 	struct pd_evidence ev;
 };
 
+/* Kernel counters of an interface (netdev-stats: /sys/class/net/IF/
+ * statistics), first and last snapshot by time. */
+struct pd_kstat {
+	int64_t time;			/* unix seconds; -1 unknown */
+	uint64_t rx_bytes, tx_bytes, rx_packets, tx_packets, rx_dropped;
+	const char *member;
+};
+
 struct pd_netdev {
 	struct pd_netdev *next;		/* sorted by name */
+	struct pd_kstat kstat[2];	/* first, last (n_kstat of them) */
+	unsigned n_kstat;
 	const char *name;
 	/* ethtool -i */
 	const char *driver, *driver_version, *firmware;
@@ -306,6 +316,13 @@ struct pd_cpu_type {
 
 struct pd_profile;
 
+/* What pathdoctor-collect could not gather (its manifest): a skipped
+ * output, or a command that failed. */
+struct pd_collect_gap {
+	struct pd_collect_gap *next;	/* in manifest order */
+	const char *format, *path, *reason;
+};
+
 /* A function symbol, from kallsyms or an ELF symbol table. */
 struct pd_sym {
 	uint64_t addr, size;		/* size 0: up to the next symbol */
@@ -369,6 +386,8 @@ struct pd_host {
 	unsigned n_ksyms, cap_ksyms;
 	const char *ksyms_member;
 	struct pd_elf *elfs;
+	const char *collector;		/* manifest: "pathdoctor-collect 0.1.0" */
+	struct pd_collect_gap *gaps;
 	const char **cpu_type_of;	/* [PD_MAX_CPUS]: type of each CPU */
 	struct pd_model_note *notes;	/* derived, in order */
 };

@@ -1,0 +1,137 @@
+#!/bin/sh
+# pathdoctor-collect end to end, in network namespaces: a veth pair
+# between two namespaces carries an iperf3 transfer while a collector
+# runs in each namespace with a capture on its end and the counter
+# snapshots, under dash and under busybox sh; then pathdoctor reads each
+# bundle.  The bundle must hold every part, the capture must show the
+# transfer, the kernel counters must move on the veth, and pathdoctor
+# must identify every member with no failure note.  Needs root, network
+# namespaces, iperf3 and tcpdump; skipped (not passed) otherwise.
+set -u
+bin=$1
+script=src/collect/pathdoctor-collect
+skip() {
+	echo "not ok collect # SKIP $1"
+	exit 0
+}
+if command -v shellcheck >/dev/null 2>&1; then
+	if shellcheck "$script"; then
+		echo "ok collect shellcheck clean"
+	else
+		echo "not ok collect shellcheck"
+	fi
+else
+	echo "not ok collect shellcheck # SKIP shellcheck not installed"
+fi
+if sh "$script" --help | grep -q -- --capture-seconds; then
+	echo "ok collect help"
+else
+	echo "not ok collect help"
+fi
+[ "$(id -u)" -eq 0 ] || skip "not root: network namespaces need it"
+for tool in ip iperf3 tcpdump ethtool python3; do
+	command -v "$tool" >/dev/null 2>&1 || skip "$tool not installed"
+done
+a=pdcol$$a b=pdcol$$b
+ip netns add "$a" 2>/dev/null || skip "cannot create a network namespace"
+tmp=$(mktemp -d)
+trap 'ip netns pids "$a" 2>/dev/null | xargs -r kill 2>/dev/null
+ip netns pids "$b" 2>/dev/null | xargs -r kill 2>/dev/null
+ip netns del "$a" 2>/dev/null; ip netns del "$b" 2>/dev/null
+rm -rf "$tmp"' EXIT
+ip netns add "$b"
+ip link add v0 netns "$a" type veth peer name v1 netns "$b"
+ip netns exec "$a" ip addr add 10.77.0.1/24 dev v0
+ip netns exec "$b" ip addr add 10.77.0.2/24 dev v1
+for n in "$a" "$b"; do
+	ip netns exec "$n" ip link set lo up
+done
+ip netns exec "$a" ip link set v0 up
+ip netns exec "$b" ip link set v1 up
+# the collector skips counters of a link that is still down
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	[ "$(ip netns exec "$b" cat /sys/class/net/v1/operstate)" = up ] &&
+	    [ "$(ip netns exec "$a" cat /sys/class/net/v0/operstate)" = up ] &&
+	    break
+	sleep 0.2
+done
+
+for shell in dash "busybox sh"; do
+	sh_name=${shell%% *}
+	if ! command -v "$sh_name" >/dev/null 2>&1; then
+		echo "not ok collect $sh_name # SKIP $sh_name not installed"
+		continue
+	fi
+	# one collector in each namespace, each capturing its end
+	ip netns exec "$b" iperf3 -s -1 >/dev/null 2>&1 &
+	for end in "$a v0" "$b v1"; do
+		# shellcheck disable=SC2086
+		set -- $end
+		# shellcheck disable=SC2086
+		ip netns exec "$1" $shell "$script" -o "$tmp/$sh_name-$2.tgz" \
+		    --interval 4 --capture "$2" --capture-seconds 4 \
+		    --timeout 20 >"$tmp/$sh_name-$2.log" 2>&1 &
+	done
+	sleep 1.5
+	ip netns exec "$a" iperf3 -c 10.77.0.2 -t 2 -b 200M >/dev/null 2>&1
+	wait
+	for ifname in v0 v1; do
+		out=$tmp/$sh_name-$ifname.tgz
+		if [ ! -s "$out" ]; then
+			echo "not ok collect $sh_name $ifname: no bundle"
+			sed 's/^/# /' "$tmp/$sh_name-$ifname.log"
+			continue
+		fi
+		if tail -n 1 "$tmp/$sh_name-$ifname.log" |
+		    grep -q "upload $out (it holds packet headers"; then
+			echo "ok collect $sh_name $ifname says what to upload"
+		else
+			echo "not ok collect $sh_name $ifname: no upload line"
+		fi
+		tar -tzf "$out" >"$tmp/list"
+		tar -xzOf "$out" --wildcards '*/manifest.txt' \
+		    >"$tmp/$sh_name-$ifname.manifest" 2>/dev/null
+		"$bin" -f json "$out" >"$tmp/report.json" 2>"$tmp/err"
+		python3 - "$sh_name" "$ifname" "$tmp/list" "$tmp/report.json" \
+		    <<'PY'
+import json, sys
+name, ifname, listing, report = sys.argv[1:5]
+files = [l.strip().split("/", 1)[1] for l in open(listing) if "/" in l
+         and not l.strip().endswith("/")]
+r = json.load(open(report))
+problems = []
+for part in ("manifest.txt", "uname.txt", "cmdline.txt", "cpuinfo.txt",
+             "lscpu.txt", "lspci-vv.txt", "lspci-tv.txt", "sysctl.txt",
+             "ip-link.txt", "ethtool/%s.txt" % ifname,
+             "ethtool-i/%s.txt" % ifname, "ethtool-k/%s.txt" % ifname,
+             "pcap/%s.pcap" % ifname):
+    if part not in files:
+        problems.append("no " + part)
+for kind in ("ethtool-S/%s@" % ifname, "netdev-stats/%s@" % ifname):
+    if sum(1 for f in files if f.startswith(kind)) < 2:
+        problems.append("fewer than two " + kind + " snapshots")
+for m in r["members"]:
+    if m["format"] == "unknown" or m["status"] != "ok":
+        problems.append("%s: %s %s %s" % (m["path"], m["format"],
+                        m["status"], m.get("notes")))
+caps = [c for c in r["captures"] if c["interface"] == ifname]
+if not caps or caps[0]["tcp_payload_bytes"] < 10_000_000:
+    problems.append("the capture does not show the transfer")
+rates = {x["name"]: x for h in r["hosts"]
+         for x in h.get("kernel_counter_rates", [])}
+moved = rates.get(ifname, {})
+moved = moved.get("tx_bytes_per_s", 0) + moved.get("rx_bytes_per_s", 0)
+if moved <= 0:
+    problems.append("%s's kernel counters did not move" % ifname)
+if not any(h.get("collector") for h in r["hosts"]):
+    problems.append("the manifest was not read")
+if problems:
+    print("not ok collect %s %s: %s" % (name, ifname,
+                                       "; ".join(problems[:6])))
+else:
+    print("ok collect %s %s: every part, transfer captured (%d bytes), "
+          "counters %.0f MB/s" % (name, ifname,
+                                  caps[0]["tcp_payload_bytes"], moved / 1e6))
+PY
+	done
+done
