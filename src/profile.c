@@ -258,6 +258,11 @@ pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 	unsigned n = 0;
 	uint8_t m = (uint8_t)mode;
 
+	/* the sample's own address first: with a precise event (:P) the
+	 * chain starts where the interrupt landed, not at the sample's
+	 * address, and perf report's Children count the sample's symbol
+	 * too */
+	ids[n++] = leaf;
 	for (unsigned i = 0; i < n_chain && n < PD_PROF_CHAIN; i++) {
 		if (chain[i] >= CTX_MAX) {
 			m = context_mode(chain[i], m);
@@ -265,11 +270,9 @@ pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 		}
 		uint32_t id = prof_addr(r, pid, m, chain[i]);
 
-		if (id != UINT32_MAX)
+		if (id != UINT32_MAX && id != ids[n - 1])
 			ids[n++] = id;
 	}
-	if (n == 0)
-		ids[n++] = leaf;
 	add_stack(r, cpu, ids, n, (double)period);
 }
 

@@ -211,8 +211,14 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 			    "lazy; perf record -a -g shows these symbols under "
 			    "5 %";
 		}
-		if (!p->groups[0].n_cpus || p->n_groups < 2)
+		if (!p->groups[0].n_cpus || p->n_groups < 2) {
+			/* the share is over all CPUs: busy little cores, or
+			 * a core type doing other work, dilute or hide it */
 			f->confidence -= 10;
+			f->confidence_note = "no per-CPU core types (add "
+			    "/proc/cpuinfo, and record with perf record -a), "
+			    "so the share is over all CPUs together";
+		}
 		f->ev[f->n_ev++] = (struct pd_evidence){ p->member, 0,
 		    pd_arena_printf(a, "%s %.2f %% self of all samples%s",
 		    s.top->name, 100 * s.top->self / p->period,

@@ -300,6 +300,11 @@ test_corpus_perf_data(void **state)
 		assert_int_equal(pr->samples, cases[i].samples);
 		assert_string_equal(pr->event, cases[i].event);
 		assert_int_equal(pr->has_callchain, cases[i].chains);
+		/* a symbol's samples all hold it: inclusive >= self, also
+		 * with precise events whose chain starts elsewhere */
+		for (unsigned k = 0; pr->has_callchain && k < pr->n_syms; k++)
+			assert_true(pr->syms[k].inclusive >=
+			    pr->syms[k].self - 1e-6);
 		parsed_free(&p);
 	}
 	/* perf report 6.1 on the first: 80.42 % at one kernel address */
