@@ -143,6 +143,7 @@ card(const struct pd_card *c)
 }
 
 #define PD_JSON_SYMBOLS 30	/* hottest symbols by self share */
+#define PD_JSON_TOP 10		/* per core type, by self and inclusive */
 
 static json_t *
 sizes_json(const struct pd_size_count *v, unsigned n)
@@ -313,6 +314,29 @@ profile(const struct pd_host *h, const struct pd_profile *p)
 		    p->period)));
 		json_object_set_new(j, "idle_pct", json_real(pct(pg->idle,
 		    pg->total)));
+		for (int incl = 0; incl < 2; incl++) {
+			unsigned top[PD_JSON_TOP], n;
+			json_t *arr = json_array();
+			const double *w = incl ? p->sym_group_incl :
+			    p->sym_group_self;
+
+			n = incl && !p->has_callchain ? 0 :
+			    pd_profile_top(p, (int)g, incl, top, PD_JSON_TOP);
+			for (unsigned k = 0; k < n; k++) {
+				json_t *e = json_object();
+
+				json_object_set_new(e, "name",
+				    json_string(p->syms[top[k]].name));
+				json_object_set_new(e, "dso",
+				    json_string(p->syms[top[k]].dso));
+				json_object_set_new(e, "busy_pct", json_real(pct(
+				    w[top[k] * PD_PROF_GROUPS + g],
+				    pg->total - pg->idle)));
+				json_array_append_new(arr, e);
+			}
+			json_object_set_new(j, incl ? "top_inclusive" :
+			    "top_self", arr);
+		}
 		json_array_append_new(gs, j);
 	}
 	json_object_set_new(o, "groups", gs);

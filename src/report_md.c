@@ -202,6 +202,33 @@ by_dso(FILE *out, const struct pd_profile *p)
 	free(v);
 }
 
+#define MD_TOP 6
+
+/* "- Cortex-X925, busy samples, by self share: a 57.0 %, b 20.0 %; by
+ * inclusive share: ..." */
+static void
+top_of_type(FILE *out, const struct pd_profile *p, unsigned g)
+{
+	unsigned top[MD_TOP], n;
+	double busy = p->groups[g].total - p->groups[g].idle;
+
+	fprintf(out, "\n- %s, busy samples, by self share: ",
+	    p->groups[g].name);
+	for (int incl = 0; incl <= (p->has_callchain ? 1 : 0); incl++) {
+		const double *w = incl ? p->sym_group_incl : p->sym_group_self;
+
+		if (incl)
+			fprintf(out, "; by inclusive share: ");
+		n = pd_profile_top(p, (int)g, incl, top, MD_TOP);
+		for (unsigned i = 0; i < n; i++) {
+			cell(out, p->syms[top[i]].name);
+			fprintf(out, " %.1f %%%s", share(w[top[i] *
+			    PD_PROF_GROUPS + g], busy), i + 1 < n ? ", " : "");
+		}
+	}
+	fprintf(out, "\n");
+}
+
 /* Top symbols by self share; per core type, the share of that type's
  * busy (not idle) samples. */
 static void
@@ -254,6 +281,9 @@ profiles(FILE *out, const struct pd_host *h)
 			}
 			fprintf(out, "\n");
 		}
+		if (p->n_groups > 1)
+			for (unsigned g = 0; g < p->n_groups; g++)
+				top_of_type(out, p, g);
 		if (p->symbols_missing || p->kernel_unnamed)
 			by_dso(out, p);
 	}

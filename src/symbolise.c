@@ -425,6 +425,9 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 		if (!s->n)
 			continue;
 		unsigned g = group_of(p, h, s->cpu);
+		/* per core type, inclusive counts busy samples only (the
+		 * leaf, first in the stack, not idle), as its self does */
+		bool busy = !t.v[sym_of[r->slots[s->off]]].idle;
 
 		for (uint32_t k = 0; k < s->n; k++) {
 			uint32_t sym = sym_of[r->slots[s->off + k]];
@@ -433,7 +436,8 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 				continue;
 			mark[sym] = i;
 			t.v[sym].inclusive += s->period;
-			p->sym_group_incl[sym * PD_PROF_GROUPS + g] +=
+			if (busy)
+				p->sym_group_incl[sym * PD_PROF_GROUPS + g] +=
 			    s->period;
 		}
 	}
@@ -543,4 +547,37 @@ pd_profile_stack_share(const struct pd_profile *p,
 				out[g] += s->period;
 	}
 	free(hit);
+}
+
+static double
+weight(const struct pd_profile *p, unsigned i, int g, bool inclusive)
+{
+	if (g < 0)
+		return inclusive ? p->syms[i].inclusive : p->syms[i].self;
+	return (inclusive ? p->sym_group_incl : p->sym_group_self)
+	    [i * PD_PROF_GROUPS + (unsigned)g];
+}
+
+unsigned
+pd_profile_top(const struct pd_profile *p, int g, bool inclusive,
+    unsigned *out, unsigned n)
+{
+	unsigned k = 0;
+
+	/* insertion into a short sorted list: n is small */
+	for (unsigned i = 0; i < p->n_syms; i++) {
+		double w = weight(p, i, g, inclusive);
+		unsigned j;
+
+		if (p->syms[i].idle || w <= 0 || (k == n &&
+		    w <= weight(p, out[n - 1], g, inclusive)))
+			continue;
+		j = k < n ? k++ : n - 1;
+		while (j > 0 && weight(p, out[j - 1], g, inclusive) < w) {
+			out[j] = out[j - 1];
+			j--;
+		}
+		out[j] = i;
+	}
+	return k;
 }

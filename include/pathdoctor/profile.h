@@ -95,7 +95,7 @@ struct pd_profile {
 	uint32_t *addr_sym;		/* heap: symbol of each raw address */
 	unsigned n_syms;
 	double *sym_group_self;		/* [sym * PD_PROF_GROUPS + group] */
-	double *sym_group_incl;
+	double *sym_group_incl;		/* busy samples only */
 	struct pd_prof_group groups[PD_PROF_GROUPS];
 	unsigned n_groups;
 	double *cpu_total, *cpu_idle;	/* [n_cpu_slots], by CPU number */
@@ -124,6 +124,11 @@ struct pd_profile *pd_host_profile(struct pd_host *h, struct pd_arena *a,
     const char *member, const char *reader);
 /* Names and sums every profile of the host; run by finalize. */
 void pd_profile_symbolise(struct pd_host *h, struct pd_arena *a);
+/* Up to n indexes into p->syms of the hottest non-idle symbols of core
+ * type g (-1: all samples), by self or by inclusive period; returns
+ * how many. */
+unsigned pd_profile_top(const struct pd_profile *p, int g, bool inclusive,
+    unsigned *out, unsigned n);
 /* Per group, the period of the stacks holding at least one symbol that
  * match accepts (each stack once: nested matches do not add up). */
 void pd_profile_stack_share(const struct pd_profile *p,
