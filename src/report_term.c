@@ -4,6 +4,7 @@
 #include "pathdoctor/cardlink.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
+#include "pathdoctor/profile.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 
@@ -112,6 +113,12 @@ render_term(const struct pd_report *r, FILE *out)
 			    c->sizes.n ? c->sizes.top[0].bytes : 0,
 			    (unsigned long long)(c->sizes.n ?
 			    c->sizes.top[0].count : 0));
+		for (const struct pd_profile *p = h->profiles; p; p = p->next)
+			fprintf(out, "  %sprofile%s %s: %llu samples, hottest "
+			    "%s %.1f %%\n", s->bold, s->off, p->member,
+			    (unsigned long long)p->samples, p->n_syms ?
+			    p->syms[0].name : "-", p->n_syms && p->period > 0 ?
+			    100 * p->syms[0].self / p->period : 0.0);
 		for (const struct pd_card *c = h->cards; c; c = c->next) {
 			fprintf(out, "  %scard%s %s\n", s->bold, s->off,
 			    c->desc ? c->desc : "?");
