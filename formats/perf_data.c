@@ -5,7 +5,8 @@
  * FEATURES_MAX.  Samples are parsed by their attribute's sample_type up
  * to the call chain (every field after it is irrelevant here, so RAW,
  * BRANCH_STACK, REGS_*, STACK_USER, WEIGHT and the rest never need
- * decoding); MMAP/MMAP2 give the user mappings, LOST the losses;
+ * decoding); MMAP/MMAP2 give the user mappings, FORK which process
+ * runs in whose mappings, LOST the losses;
  * AUXTRACE payloads, tracing data and everything else are skipped by
  * their sizes.  Layout: tools/perf/Documentation/perf.data-file-format.txt
  * in the Linux tree. */
@@ -36,7 +37,8 @@ enum {
 enum { RF_ENABLED = 1, RF_RUNNING = 2, RF_ID = 4, RF_GROUP = 8,
 	RF_LOST = 16 };
 enum {
-	REC_MMAP = 1, REC_LOST = 2, REC_SAMPLE = 9, REC_MMAP2 = 10,
+	REC_MMAP = 1, REC_LOST = 2, REC_FORK = 7, REC_SAMPLE = 9,
+	REC_MMAP2 = 10,
 	REC_LOST_SAMPLES = 13, REC_HEADER_ATTR = 64,
 	REC_HEADER_TRACING_DATA = 66, REC_AUXTRACE = 71,
 	REC_HEADER_FEATURE = 80, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
@@ -463,6 +465,13 @@ record(struct reader *r, bool pipe, uint64_t *left)
 	case REC_MMAP2:
 		mmap_record(r, r->rec, body, type, misc);
 		break;
+	case REC_FORK: {
+		uint32_t pid = pd_cursor_u32(&c), ppid = pd_cursor_u32(&c);
+
+		if (pd_cursor_ok(&c))
+			pd_prof_fork(r->p->raw, pid, ppid);
+		break;
+	}
 	case REC_LOST:
 		(void)u64_of(&c);
 		r->p->lost += u64_of(&c);

@@ -42,6 +42,12 @@ struct prof_name {
 	double inclusive;	/* perf report's Children; < 0: from stacks */
 };
 
+/* A process forked from another (perf FORK with pid != ppid): until it
+ * maps files of its own, it runs in its parent's mappings. */
+struct prof_fork {
+	uint32_t pid, ppid;
+};
+
 struct pd_prof_raw {
 	struct prof_addr *addrs;
 	unsigned n_addrs, cap_addrs;
@@ -55,6 +61,8 @@ struct pd_prof_raw {
 	unsigned n_slots, cap_slots;
 	struct prof_map *maps;
 	unsigned n_maps, cap_maps;
+	struct prof_fork *forks;
+	unsigned n_forks, cap_forks;
 	struct prof_name *names;
 	unsigned n_names, cap_names;
 	uint32_t *name_index;

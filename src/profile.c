@@ -52,6 +52,7 @@ pd_prof_raw_free(struct pd_prof_raw *r)
 	}
 	free(r->names);
 	free(r->name_index);
+	free(r->forks);
 	free(r);
 }
 
@@ -274,6 +275,19 @@ pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 			ids[n++] = id;
 	}
 	add_stack(r, cpu, ids, n, (double)period);
+}
+
+void
+pd_prof_fork(struct pd_prof_raw *r, uint32_t pid, uint32_t ppid)
+{
+	if (pid == ppid || r->n_forks >= PD_PROF_MAPS)
+		return;
+	if (r->n_forks == r->cap_forks) {
+		r->cap_forks = r->cap_forks ? r->cap_forks * 2 : 256;
+		r->forks = pd_xrealloc(r->forks, r->cap_forks *
+		    sizeof(*r->forks));
+	}
+	r->forks[r->n_forks++] = (struct prof_fork){ pid, ppid };
 }
 
 void

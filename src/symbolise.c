@@ -101,15 +101,88 @@ pd_sym_at(const struct pd_sym *v, unsigned n, uint64_t addr)
 	return NULL;
 }
 
-static const struct prof_map *
-map_of(const struct pd_prof_raw *r, uint32_t pid, uint64_t ip)
-{
-	/* the latest mapping wins, as a later mmap replaces an earlier */
-	for (unsigned i = r->n_maps; i-- > 0;) {
-		const struct prof_map *m = &r->maps[i];
+#define FORK_DEPTH 8
 
-		if (m->pid == pid && ip >= m->start && ip - m->start < m->len)
-			return m;
+/* The mappings sorted by process, then in record order, and the forks
+ * by child, so that naming an address does not scan every mapping. */
+struct map_ref {
+	uint32_t pid, idx;
+};
+
+struct maps {
+	const struct pd_prof_raw *r;
+	struct map_ref *order;
+	struct prof_fork *forks;	/* sorted by pid */
+};
+
+static int
+cmp_map(const void *x, const void *y)
+{
+	const struct map_ref *a = x, *b = y;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+static int
+cmp_fork(const void *x, const void *y)
+{
+	const struct prof_fork *a = x, *b = y;
+
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+static void
+maps_index(struct maps *mx, const struct pd_prof_raw *r)
+{
+	mx->r = r;
+	mx->order = pd_xmalloc((r->n_maps + 1) * sizeof(*mx->order));
+	for (unsigned i = 0; i < r->n_maps; i++)
+		mx->order[i] = (struct map_ref){ r->maps[i].pid, i };
+	qsort(mx->order, r->n_maps, sizeof(*mx->order), cmp_map);
+	mx->forks = pd_xmalloc((r->n_forks + 1) * sizeof(*mx->forks));
+	if (r->n_forks)
+		memcpy(mx->forks, r->forks, r->n_forks * sizeof(*mx->forks));
+	qsort(mx->forks, r->n_forks, sizeof(*mx->forks), cmp_fork);
+}
+
+static const struct prof_map *
+map_of(const struct maps *mx, uint32_t pid, uint64_t ip)
+{
+	const struct pd_prof_raw *r = mx->r;
+
+	/* the latest mapping wins, as a later mmap replaces an earlier; a
+	 * forked process that did not map the address runs in its
+	 * parent's mappings (a fork without exec) */
+	for (unsigned depth = 0; depth < FORK_DEPTH; depth++) {
+		size_t lo = 0, hi = r->n_maps;
+
+		while (lo < hi) {	/* first mapping of a pid >= pid */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (mx->order[mid].pid < pid)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		size_t end = lo;
+
+		while (end < r->n_maps && mx->order[end].pid == pid)
+			end++;
+		for (size_t k = end; k-- > lo;) {
+			const struct prof_map *m = &r->maps[mx->order[k].idx];
+
+			if (ip >= m->start && ip - m->start < m->len)
+				return m;
+		}
+		struct prof_fork key = { pid, 0 };
+		const struct prof_fork *f = bsearch(&key, mx->forks,
+		    r->n_forks, sizeof(*mx->forks), cmp_fork);
+
+		if (!f || f->ppid == pid)
+			break;
+		pid = f->ppid;
 	}
 	return NULL;
 }
@@ -287,7 +360,7 @@ find_vmlinux(const struct pd_host *h, const struct pd_profile *p,
 
 static uint32_t
 name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
-    const struct pd_prof_raw *r, const struct prof_addr *ad,
+    const struct maps *mx, const struct prof_addr *ad,
     struct pd_profile *p, const struct kernel_elf *kv)
 {
 	char buf[40];
@@ -295,11 +368,10 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 	    ad->mode == PD_MODE_GUEST_KERNEL;
 
 	if (ad->pid == PROF_NAMED_PID) {
-		const struct prof_name *n = &r->names[ad->ip];
+		const struct prof_name *n = &mx->r->names[ad->ip];
 
 		return intern(t, a, n->sym, n->dso, n->kernel);
 	}
-
 	if (kernel) {
 		const struct pd_sym *k = pd_sym_at(h->ksyms, h->n_ksyms,
 		    ad->ip);
@@ -314,7 +386,7 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 		snprintf(buf, sizeof(buf), "0x%016" PRIx64, ad->ip);
 		return intern(t, a, buf, KERNEL_DSO, true);
 	}
-	const struct prof_map *m = map_of(r, ad->pid, ad->ip);
+	const struct prof_map *m = map_of(mx, ad->pid, ad->ip);
 	uint64_t rip = m ? ad->ip - m->start + m->pgoff : ad->ip;
 	const struct pd_elf *layout = NULL;
 	const struct pd_elf *e = m ? elf_for(h, p, m->filename, &layout) :
@@ -368,10 +440,14 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 	bool seen_cpu[PD_MAX_CPUS] = { false };
 
 	struct kernel_elf kv;
+	struct maps mx;
 
 	find_vmlinux(h, p, &kv);
+	maps_index(&mx, r);
 	for (unsigned i = 0; i < r->n_addrs; i++)
-		sym_of[i] = name_addr(&t, a, h, r, &r->addrs[i], p, &kv);
+		sym_of[i] = name_addr(&t, a, h, &mx, &r->addrs[i], p, &kv);
+	free(mx.order);
+	free(mx.forks);
 	p->n_syms = t.n;
 	p->sym_group_self = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
 	    sizeof(double));

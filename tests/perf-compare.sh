@@ -10,6 +10,8 @@
 #    (`--sort dso`) too.  Addresses without a symbol are compared per DSO
 #    only: perf names them by map-relative address as leaves but by
 #    absolute address inside call chains, so their names are no key;
+#  - fork: the same for a subshell that forks without exec (its samples
+#    fall in its parent's mappings, which perf's FORK records tell);
 #  - text: the same for perf script (default and -F layouts) and perf
 #    report --stdio text of that file, read by the text readers;
 #  - samples: the same for the generated GX10 profiles (samples/gen-perf.py)
@@ -130,6 +132,23 @@ for s in gx10-before gx10-after; do
 	compare "sample-$s" "samples/bundles/$s" "$tmp/$s.data" \
 	    "samples/bundles/$s/kallsyms.txt"
 done
+
+# a subshell that forks without exec runs in its parent's mappings
+mkdir -p "$tmp/fork"
+# shellcheck disable=SC2016
+if perf record -q -g -o "$tmp/fork/perf.data" -- sh -c \
+    '(i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done)' \
+    >/dev/null 2>&1 && [ -s "$tmp/fork/perf.data" ]; then
+	ks=
+	if [ -r /proc/kallsyms ]; then
+		cat /proc/kallsyms >"$tmp/fork/kallsyms"
+		ks="$tmp/fork/kallsyms"
+	fi
+	(cd "$tmp/fork" && perf archive perf.data >/dev/null 2>&1)
+	compare live-fork "$tmp/fork" "$tmp/fork/perf.data" "$ks"
+else
+	echo "not ok perf live-fork # SKIP perf record failed here"
+fi
 
 if [ ! -d "$corpus/perf-data" ]; then
 	echo "not ok perf corpus # SKIP corpus not found"

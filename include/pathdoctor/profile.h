@@ -30,6 +30,8 @@ struct pd_prof_raw;
 
 struct pd_prof_raw *pd_prof_raw_new(void);
 void pd_prof_raw_free(struct pd_prof_raw *r);
+/* A process fork (perf FORK records where pid != ppid). */
+void pd_prof_fork(struct pd_prof_raw *r, uint32_t pid, uint32_t ppid);
 /* An executable mapping (perf MMAP/MMAP2). */
 void pd_prof_map(struct pd_prof_raw *r, uint32_t pid, uint64_t start,
     uint64_t len, uint64_t pgoff, const char *filename);
