@@ -61,11 +61,9 @@ struct id_attr {
 };
 
 struct reader {
-	const struct pd_member *m;
 	struct pd_input *in;
 	struct pd_diag *d;
 	struct pd_profile *p;
-	struct pd_host *h;
 	bool le;
 	uint64_t pos;			/* bytes of the member consumed */
 	struct attr attrs[ATTRS_MAX];
@@ -75,8 +73,9 @@ struct reader {
 	unsigned id_pos;		/* u64 index of ID in a sample; 0: none */
 	bool identifier;		/* every sample starts with its id */
 	uint64_t chain[PD_PROF_CHAIN];
-	uint64_t skipped[128];		/* records skipped, by type */
-	bool compressed_noted, unknown_attr_noted;
+	uint64_t by_type[128];		/* records read, by type */
+	bool unknown_attr_noted;
+	uint64_t bad_samples;		/* shorter than their sample_type */
 	unsigned char rec[65536];
 };
 
@@ -287,7 +286,7 @@ sample(struct reader *r, const unsigned char *rec, size_t len,
 		}
 	}
 	if (!pd_cursor_ok(&c)) {
-		r->p->dropped++;
+		r->bad_samples++;
 		return;
 	}
 	pd_prof_sample(r->p->raw, pid, cpu, (enum pd_cpumode)
@@ -414,18 +413,14 @@ feature(struct reader *r, unsigned id, const unsigned char *p, size_t len)
 }
 
 static void
-note_skipped(struct reader *r)
+note_compressed(struct reader *r)
 {
-	if (r->compressed_noted)
-		return;
-	if (r->skipped[REC_COMPRESSED] || r->skipped[REC_COMPRESSED2]) {
+	if (r->by_type[REC_COMPRESSED] || r->by_type[REC_COMPRESSED2])
 		pd_diag_note(r->d, PD_WARN, "perf.compressed", 0, "%llu "
 		    "compressed record batches (perf record -z) were not "
 		    "read: record without -z, or run perf report there",
-		    (unsigned long long)(r->skipped[REC_COMPRESSED] +
-		    r->skipped[REC_COMPRESSED2]));
-		r->compressed_noted = true;
-	}
+		    (unsigned long long)(r->by_type[REC_COMPRESSED] +
+		    r->by_type[REC_COMPRESSED2]));
 }
 
 /* One record from the stream.  false at the end or on a bad size. */
@@ -524,7 +519,7 @@ record(struct reader *r, bool pipe, uint64_t *left)
 		break;
 	}
 	if (type < 128)
-		r->skipped[type]++;
+		r->by_type[type]++;
 	return true;
 }
 
@@ -650,10 +645,8 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 	enum pd_status rc = PD_OK;
 
 	memset(r, 0, sizeof(*r));
-	r->m = m;
 	r->in = in;
 	r->d = d;
-	r->h = h;
 	/* a forced read (fuzzing) may come with fewer than 8 head bytes */
 	r->le = m->head_len < 8 || memcmp(m->head, "2ELIFREP", 8) != 0;
 	if (!read_full(r, head, PIPE_HEADER_SIZE)) {
@@ -681,7 +674,11 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 	} else {
 		rc = parse_file(r, head);
 	}
-	note_skipped(r);
+	note_compressed(r);
+	if (r->bad_samples)
+		pd_diag_note(d, PD_WARN, "perf.bad-sample", 0, "%llu samples "
+		    "were shorter than their attribute's sample_type says and "
+		    "were left out", (unsigned long long)r->bad_samples);
 	pd_profile_end(r->p, d);
 	if (rc != PD_FAILED && r->p->samples == 0)
 		pd_diag_note(d, PD_WARN, "perf.no-samples", 0, "no samples");

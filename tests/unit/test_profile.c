@@ -261,6 +261,13 @@ test_broken_files(void **state)
 	    "perf.record-size");
 	assert_int_equal(p.m->hosts->profiles->samples, 0);
 	parsed_free(&p);
+	/* a call chain longer than its record: that sample is left out */
+	write_file(&o, true);
+	put_at(&o, 184 + 48, 100);
+	parsed_read_memory(&p, o.b, len, "perf.data");
+	assert_string_equal(p.cov.members->diag.notes->id, "perf.bad-sample");
+	assert_int_equal(p.m->hosts->profiles->samples, 5);
+	parsed_free(&p);
 	/* attrs past the data section */
 	write_file(&o, true);
 	put_at(&o, 24, 4000);
