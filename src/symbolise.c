@@ -418,16 +418,26 @@ group_of(struct pd_profile *p, const struct pd_host *h, int cpu)
 	return p->n_groups++;
 }
 
+struct sym_ref {
+	const struct pd_prof_sym *s;
+	uint32_t idx;
+};
+
 static int
 cmp_self(const void *x, const void *y)
 {
-	const struct pd_prof_sym *a = x, *b = y;
+	const struct pd_prof_sym *a = ((const struct sym_ref *)x)->s;
+	const struct pd_prof_sym *b = ((const struct sym_ref *)y)->s;
 
 	if (a->self != b->self)
 		return a->self > b->self ? -1 : 1;
 	if (a->inclusive != b->inclusive)
 		return a->inclusive > b->inclusive ? -1 : 1;
-	return strcmp(a->name, b->name);
+	if (a->kernel != b->kernel)
+		return a->kernel ? -1 : 1;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : strcmp(a->dso, b->dso);
 }
 
 static void
@@ -524,8 +534,9 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 		    r->names[r->addrs[i].ip].inclusive >= 0)
 			t.v[sym_of[i]].inclusive =
 			    r->names[r->addrs[i].ip].inclusive;
-	/* sort, carrying the per-group arrays along */
-	unsigned *order = pd_xmalloc((t.n + 1) * sizeof(*order));
+	/* sort by self (references, so each keeps its old index), carrying
+	 * the per-group arrays along */
+	struct sym_ref *order = pd_xmalloc((t.n + 1) * sizeof(*order));
 	struct pd_prof_sym *sorted = pd_arena_alloc(a, (t.n + 1) *
 	    sizeof(*sorted));
 	double *gs = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
@@ -534,14 +545,12 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 	    sizeof(double));
 
 	for (unsigned i = 0; i < t.n; i++)
-		sorted[i] = t.v[i];
-	qsort(sorted, t.n, sizeof(*sorted), cmp_self);
+		order[i] = (struct sym_ref){ &t.v[i], i };
+	qsort(order, t.n, sizeof(*order), cmp_self);
 	for (unsigned i = 0; i < t.n; i++) {
-		/* names are interned: find each sorted entry's old index */
-		uint32_t old = intern(&t, a, sorted[i].name, sorted[i].dso,
-		    sorted[i].kernel);
+		uint32_t old = order[i].idx;
 
-		order[i] = old;
+		sorted[i] = t.v[old];
 		memcpy(gs + i * PD_PROF_GROUPS, p->sym_group_self +
 		    old * PD_PROF_GROUPS, PD_PROF_GROUPS * sizeof(double));
 		memcpy(gi + i * PD_PROF_GROUPS, p->sym_group_incl +
@@ -551,7 +560,7 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 	uint32_t *new_of = pd_xmalloc((t.n + 1) * sizeof(*new_of));
 
 	for (unsigned i = 0; i < t.n; i++)
-		new_of[order[i]] = i;
+		new_of[order[i].idx] = i;
 	for (unsigned i = 0; i < r->n_addrs; i++)
 		sym_of[i] = new_of[sym_of[i]];
 	free(new_of);
