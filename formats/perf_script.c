@@ -21,6 +21,7 @@
 #include "pathdoctor/text.h"
 
 #define EVENTS_MAX 8
+#define TEXT_MAX 65536		/* bytes of frame names per sample */
 
 struct event {
 	char name[64];
@@ -37,7 +38,8 @@ struct script {
 	int cpu;
 	double period;
 	struct pd_prof_frame fr[PD_PROF_CHAIN];
-	char *store[PD_PROF_CHAIN];	/* frame strings of this sample */
+	char *text;			/* this sample's frame strings */
+	size_t text_len;
 	unsigned n_fr;
 	const char *hostname, *os_release, *arch;
 	uint64_t bad;
@@ -167,13 +169,16 @@ add_frame(struct script *s, const char *sym, size_t sl, const char *dso,
 		if (dso[i] == '/')
 			base = dso + i + 1;
 	size_t bl = dl - (size_t)(base - dso);
-	char *buf = pd_xmalloc(sl + bl + 2);
+
+	if (s->text_len + bl + sl + 2 > TEXT_MAX)
+		return;		/* names past 64 KiB: the chain stops here */
+	char *buf = s->text + s->text_len;
 
 	memcpy(buf, base, bl);
 	buf[bl] = '\0';
 	memcpy(buf + bl + 1, sym, sl);
 	buf[bl + 1 + sl] = '\0';
-	s->store[s->n_fr] = buf;
+	s->text_len += bl + sl + 2;
 	s->fr[s->n_fr++] = (struct pd_prof_frame){ buf, buf + bl + 1,
 	    kernel_dso(dso, dl) };
 }
@@ -186,9 +191,8 @@ flush(struct script *s)
 	if (s->cur && s->n_fr)
 		pd_prof_sample_named(s->cur->raw, s->cpu, s->period, s->fr,
 		    s->n_fr);
-	for (unsigned i = 0; i < s->n_fr; i++)
-		free(s->store[i]);
 	s->n_fr = 0;
+	s->text_len = 0;
 }
 
 static struct pd_profile *
@@ -264,7 +268,8 @@ static enum pd_status
 parse_perf_script(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
 {
-	struct script s = { .m = m, .h = h, .d = d, .cpu = -1 };
+	struct script s = { .m = m, .h = h, .d = d, .cpu = -1,
+		.text = pd_xmalloc(TEXT_MAX) };
 	const char *line, *rest, *sym, *dso;
 	size_t len, sl, dl;
 	char event[64];
@@ -290,6 +295,7 @@ parse_perf_script(const struct pd_member *m, struct pd_input *in,
 		}
 	}
 	flush(&s);
+	free(s.text);
 	if (!s.n_ev) {
 		pd_diag_note(d, PD_FAILED, "perf-script.no-samples", 0, "no "
 		    "sample header lines (comm pid [cpu] time: event:)");
