@@ -168,7 +168,7 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 			f->gain_lo = f->gain_hi = 0;
 			f->gain_basis = "no strict-mode wait to remove; the "
 			    "invalidation work itself remains";
-			f->confidence = 60;
+			f->confidence = 60;	/* the cause is elsewhere, unnamed */
 			f->risk = PD_RISK_LOW;
 			f->risk_note = "nothing to change on the command line";
 			f->verify = "perf record -a -g again and compare the "
@@ -194,6 +194,9 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 			    REF_MEASURED / pd_amdahl(REF_SHARE), s.f_self >= 0.3 ?
 			    "; the high end scales the bound by that factor" :
 			    "");
+			/* 85: the symbols name the cost and the command
+			 * line and architecture say strict; 60 when the mode
+			 * is guessed, as the cost may be ATS or lazy flushes */
 			f->confidence = h->iommu.mode == PD_IOMMU_STRICT ?
 			    85 : 60;
 			if (f->confidence < 85)
