@@ -15,12 +15,12 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wpointer-arith -Wno-format-nonliteral
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CPPFLAGS := -Iinclude -D_POSIX_C_SOURCE=200809L
+CPPFLAGS := -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
 BASE_CFLAGS = -std=c11 $(WARN) $(PKG_CFLAGS) -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
              -fno-omit-frame-pointer
 
-SRC      := $(wildcard src/*.c src/rules/*.c formats/*.c)
+SRC      := $(wildcard src/*.c src/*/*.c formats/*.c)
 LIB_SRC  := $(filter-out src/main.c,$(SRC))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 

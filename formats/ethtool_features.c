@@ -5,10 +5,10 @@
  * " [requested off]"; child features indented (a tab, or spaces in
  * re-indented pastes, or nothing in newer ethtool). */
 #include <string.h>
+#include "base/ifpath.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"
-#include "pathdoctor/ifpath.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"

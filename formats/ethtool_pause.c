@@ -6,10 +6,10 @@
  * negotiated values, when printed, are what the link really does and
  * win over the configured ones. */
 #include <string.h>
+#include "base/ifpath.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"
-#include "pathdoctor/ifpath.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"

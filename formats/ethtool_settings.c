@@ -4,10 +4,10 @@
  * tab-indented "Speed: 25000Mb/s" (or "Unknown!" when the link is
  * down), "Duplex: Full", "Link detected: yes". */
 #include <string.h>
+#include "base/ifpath.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"
-#include "pathdoctor/ifpath.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"

@@ -6,10 +6,10 @@
  * counts nothing useful; the first and last snapshot give rates. */
 #include <stddef.h>
 #include <string.h>
+#include "base/ifpath.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"
-#include "pathdoctor/ifpath.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"

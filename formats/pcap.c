@@ -6,14 +6,14 @@
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/ifpath.h"
+#include "decode/capture.h"
+#include "decode/packet.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/capture.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"
-#include "pathdoctor/ifpath.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
-#include "pathdoctor/packet.h"
 
 static int
 bid_pcap(const struct pd_member *m)

@@ -7,8 +7,8 @@
  * capture named by its if_name (else the path). */
 #include <stdlib.h>
 #include <string.h>
+#include "decode/capture.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/capture.h"
 #include "pathdoctor/cursor.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"

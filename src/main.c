@@ -5,14 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "pathdoctor/bundle.h"
+#include "base/version.h"
+#include "bundle/bundle.h"
+#include "finalize/finalize.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/format.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 #include "pathdoctor/text.h"
-#include "pathdoctor/version.h"
+#include "report/dump.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_BUNDLE = 3 };
 

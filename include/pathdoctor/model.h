@@ -99,7 +99,7 @@ struct pd_pcidev {
 	struct pd_netdev *netdev;	/* joined on ethtool -i bus-info */
 };
 
-/* Canonical counter meanings (src/counter_alias.c maps driver names). */
+/* Canonical counter meanings (src/finalize/counter_alias.c maps driver names). */
 enum pd_ctr {
 	PD_CTR_RX_BYTES = 0,	/* bytes received by this function */
 	PD_CTR_RX_BYTES_PORT,	/* bytes received by the physical port */
@@ -401,8 +401,6 @@ struct pd_model {
 struct pd_model *pd_model_new(void);
 void pd_model_free(struct pd_model *m);
 struct pd_arena *pd_model_arena(const struct pd_model *m);
-/* The host a member path belongs to (created on first use). */
-struct pd_host *pd_model_host_for_path(struct pd_model *m, const char *path);
 struct pd_host *pd_model_host(struct pd_model *m, const char *key);
 
 /* Lookup-or-create, keeping the list sorted by bdf. */
@@ -459,10 +457,6 @@ void pd_bdf_format(char out[16], unsigned domain, unsigned bus,
 size_t pd_bdf_parse(const char *s, unsigned *domain, unsigned *bus,
     unsigned *dev, unsigned *fn);
 
-/* Joins and derived facts; after the walk, before the rules. */
-void pd_model_finalize(struct pd_model *m);
-/* Deterministic text dump of every field (--dump-model). */
-void pd_model_dump(const struct pd_model *m, FILE *out);
 
 const char *pd_arch_name(enum pd_arch a);
 const char *pd_iommu_mode_name(enum pd_iommu_mode m);

@@ -1,12 +1,12 @@
 /* IOMMU rules.  iommu.strict-invalidation measures the share of CPU
  * samples in IOTLB invalidation code, per core type and over busy (not
  * idle) samples, and ties it to the DMA mode derived in
- * model_finalize.c from the command line and the architecture. */
+ * src/finalize/finalize.c from the command line and the architecture. */
 #include <stdio.h>
 #include <string.h>
+#include "base/gain.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/finding.h"
-#include "pathdoctor/gain.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
 #include "pathdoctor/rule.h"

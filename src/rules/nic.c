@@ -10,11 +10,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/gain.h"
+#include "finalize/cardlink.h"
+#include "finalize/counters.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/cardlink.h"
-#include "pathdoctor/counters.h"
 #include "pathdoctor/finding.h"
-#include "pathdoctor/gain.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/rule.h"
 #include "pathdoctor/status.h"

@@ -3,10 +3,10 @@
  * payload efficiency MPS/(MPS+20) and raw rates with line encoding. */
 #include <stdio.h>
 #include <string.h>
+#include "base/gain.h"
+#include "finalize/cardlink.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/cardlink.h"
 #include "pathdoctor/finding.h"
-#include "pathdoctor/gain.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/rule.h"
 

@@ -7,14 +7,14 @@
  * allows more than the bridge's physical port. */
 #include <stdio.h>
 #include <string.h>
+#include "base/gain.h"
+#include "decode/capture.h"
+#include "finalize/cardlink.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/capture.h"
-#include "pathdoctor/cardlink.h"
-#include "pathdoctor/chart.h"
 #include "pathdoctor/finding.h"
-#include "pathdoctor/gain.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/rule.h"
+#include "report/chart.h"
 
 #define SUPER_SHARE 0.3		/* of data segments on the virtual side */
 #define MSS_SHARE 0.9		/* of data segments on the physical side */

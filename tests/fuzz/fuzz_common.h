@@ -6,11 +6,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "bundle/bundle.h"
+#include "finalize/finalize.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/bundle.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
+#include "report/dump.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

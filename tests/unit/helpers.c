@@ -6,6 +6,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include "helpers.h"
+#include "finalize/finalize.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 

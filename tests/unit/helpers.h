@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
-#include "pathdoctor/bundle.h"
+#include "bundle/bundle.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 

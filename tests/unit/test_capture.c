@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "helpers.h"
-#include "pathdoctor/capture.h"
-#include "pathdoctor/gain.h"
-#include "pathdoctor/packet.h"
+#include "base/gain.h"
+#include "decode/capture.h"
+#include "decode/packet.h"
 #include "pathdoctor/rule.h"
 
 static const struct pd_capture *

@@ -1,7 +1,7 @@
 /* The arithmetic against the figures in DESIGN §4. */
 #include <math.h>
 #include "helpers.h"
-#include "pathdoctor/gain.h"
+#include "base/gain.h"
 
 static void
 near(double got, double want, double tol)

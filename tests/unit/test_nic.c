@@ -2,11 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 #include "helpers.h"
-#include "pathdoctor/report.h"
-#include "pathdoctor/rule.h"
+#include "base/ifpath.h"
+#include "finalize/counters.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/counters.h"
-#include "pathdoctor/ifpath.h"
+#include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 
 static void

@@ -1,16 +1,16 @@
 /* Markdown report: pastes cleanly into forum posts and tickets. */
 #include <stdlib.h>
 #include <string.h>
-#include "pathdoctor/bundle.h"
-#include "pathdoctor/capture.h"
-#include "pathdoctor/cardlink.h"
-#include "pathdoctor/chart.h"
+#include "bundle/bundle.h"
+#include "decode/capture.h"
+#include "finalize/cardlink.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
+#include "report/chart.h"
 
 /* Table cells must not break the table. */
 static void

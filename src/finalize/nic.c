@@ -3,9 +3,9 @@
  * the PFs of one adapter into a card, and counter snapshots into totals
  * and rates. */
 #include <string.h>
-#include "finalize.h"
+#include "finalize/counters.h"
+#include "finalize/finalize.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/counters.h"
 #include "pathdoctor/model.h"
 
 static bool

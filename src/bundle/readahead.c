@@ -1,4 +1,4 @@
-/* A gzip'd bundle file decompressed with zlib (src/gunzip.c) for the
+/* A gzip'd bundle file decompressed with zlib (src/base/gunzip.c) for the
  * bundle's libarchive handle, which then reads plain tar through its
  * read callback, one block at a time, without copying.  Threaded, a
  * producer fills a ring of RA_BLOCKS blocks ahead of the walker; on one
@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "bundle/readahead.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/input.h"
-#include "pathdoctor/readahead.h"
 
 #define RA_BLOCK (1u << 20)
 #define RA_BLOCKS 4

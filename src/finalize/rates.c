@@ -6,8 +6,8 @@
  * noted instead of becoming a huge rate.  A 32-bit counter that wrapped
  * (was above 2^31, is now smaller) is unwrapped. */
 #include <string.h>
+#include "finalize/counters.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/counters.h"
 
 #define MAX_SET 256	/* names summed into one meaning (queues, rings) */
 

@@ -2,7 +2,7 @@
  * mode from the command line and architecture, display names and the
  * PD_HAVE_* bits the rules' preconditions test. */
 #include <string.h>
-#include "finalize.h"
+#include "finalize/finalize.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"

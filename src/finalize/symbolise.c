@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "decode/prof_raw.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/profile.h"
-#include "prof_raw.h"
 
 #define KERNEL_DSO "[kernel.kallsyms]"
 

@@ -4,7 +4,7 @@
  * whose names are specific enough to mean the same everywhere.  A name
  * with "%u" matches one number there (per queue or per ring). */
 #include <string.h>
-#include "pathdoctor/counters.h"
+#include "finalize/counters.h"
 #include "pathdoctor/status.h"
 
 struct alias {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include "diag.h"
+#include "pathdoctor/diag.h"
 
 struct pd_model;
 
@@ -57,5 +57,8 @@ struct pd_format;
 const char *pd_member_parse_as(struct pd_model *m,
     const struct pd_format *f, const char *path, const void *data,
     size_t len, struct pd_diag *diag);
+
+/* The host a member path belongs to (created on first use). */
+struct pd_host *pd_model_host_for_path(struct pd_model *m, const char *path);
 
 #endif

@@ -1,6 +1,6 @@
 /* The shared arithmetic behind expected gains; see gain.h for the model. */
 #include <math.h>
-#include "pathdoctor/gain.h"
+#include "base/gain.h"
 
 static double
 encoding(int mts)

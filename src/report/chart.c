@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "pathdoctor/arena.h"
-#include "pathdoctor/chart.h"
+#include "report/chart.h"
 
 #define BAR 24
 #define MAX_ROWS 24

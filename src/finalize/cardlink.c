@@ -1,8 +1,8 @@
 /* One NIC function's path: link, ceiling, port goodput, receive rate. */
 #include <stdio.h>
 #include <string.h>
-#include "pathdoctor/cardlink.h"
-#include "pathdoctor/gain.h"
+#include "base/gain.h"
+#include "finalize/cardlink.h"
 
 double
 pd_port_goodput_gbs(int speed_mbps, int mtu)

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "decode/prof_raw.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/profile.h"
-#include "prof_raw.h"
 
 /* perf's context markers inside a call chain */
 #define CTX_HV ((uint64_t)-32)

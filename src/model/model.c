@@ -3,18 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pathdoctor/arena.h"
-#include "pathdoctor/format.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
 #include "pathdoctor/text.h"
-
-/* Directory names that hold command outputs rather than name a host. */
-static const char *const command_dirs[] = {
-	"sos_commands", "proc", "sys", "etc", "boot", "var", "commands",
-	"cmd", "ethtool", "pci", "networking", "kernel", "hardware",
-	"processor", "captures", "pcaps", "perf", "profiles", "cpu",
-	"uname", NULL,
-};
 
 struct pd_model *
 pd_model_new(void)
@@ -45,22 +36,6 @@ pd_model_arena(const struct pd_model *m)
 	return m->arena;
 }
 
-static bool
-is_command_dir(const char *comp, size_t n)
-{
-	for (const char *const *d = command_dirs; *d; d++)
-		if (strlen(*d) == n && memcmp(*d, comp, n) == 0)
-			return true;
-	for (const struct pd_format *const *f = pd_formats; *f; f++) {
-		size_t k = strlen((*f)->name);
-
-		if (k <= n && memcmp((*f)->name, comp, k) == 0 &&
-		    (k == n || comp[k] == '.' || comp[k] == '_'))
-			return true;
-	}
-	return false;
-}
-
 struct pd_host *
 pd_model_host(struct pd_model *m, const char *key)
 {
@@ -82,33 +57,6 @@ pd_model_host(struct pd_model *m, const char *key)
 	*pp = h;
 	m->n_hosts++;
 	return h;
-}
-
-struct pd_host *
-pd_model_host_for_path(struct pd_model *m, const char *path)
-{
-	const char *end = path, *p = path;
-
-	/* The key is every directory before the first command directory;
-	 * the last component (the file itself) never counts. */
-	for (;;) {
-		const char *slash = strchr(p, '/');
-
-		if (!slash)
-			break;
-		if (is_command_dir(p, (size_t)(slash - p)))
-			break;
-		end = slash;
-		p = slash + 1;
-	}
-	char key[1024];
-	size_t n = (size_t)(end - path);
-
-	if (n >= sizeof(key))
-		n = sizeof(key) - 1;
-	memcpy(key, path, n);
-	key[n] = '\0';
-	return pd_model_host(m, key);
 }
 
 void

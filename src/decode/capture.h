@@ -9,8 +9,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "model.h"
-#include "packet.h"
+#include "decode/packet.h"
+#include "pathdoctor/model.h"
 
 #define PD_FLOW_TABLE 8192
 #define PD_STALL_MIN 0.2	/* s: Linux's minimum RTO */

@@ -1,5 +1,5 @@
-/* The streaming tables of a profile, shared by src/profile.c (filling)
- * and src/symbolise.c (naming and summing); nothing else sees them. */
+/* The streaming tables of a profile, shared by src/decode/profile.c (filling)
+ * and src/finalize/symbolise.c (naming and summing); nothing else sees them. */
 #ifndef PD_PROF_RAW_H
 #define PD_PROF_RAW_H
 

@@ -1,7 +1,7 @@
 /* Frame -> TCP segment decoding, every read through pd_cursor. */
 #include <string.h>
+#include "decode/packet.h"
 #include "pathdoctor/cursor.h"
-#include "pathdoctor/packet.h"
 
 #define ETH_IPV4 0x0800
 #define ETH_IPV6 0x86dd

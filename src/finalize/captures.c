@@ -1,7 +1,7 @@
 /* Captures after the walk: each joined to its interface and called
  * virtual (tap, veth, bridge, a guest's virtio NIC) or physical. */
 #include <string.h>
-#include "finalize.h"
+#include "finalize/finalize.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
 

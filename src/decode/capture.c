@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "decode/capture.h"
+#include "decode/packet.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/capture.h"
-#include "pathdoctor/packet.h"
 
 #define EVICT_KEEP (PD_FLOW_TABLE / 2)
 #define EXACT_SIZES 65536	/* payload sizes counted in a flat array */

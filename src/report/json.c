@@ -3,15 +3,15 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
-#include "pathdoctor/bundle.h"
-#include "pathdoctor/capture.h"
-#include "pathdoctor/cardlink.h"
+#include "base/version.h"
+#include "bundle/bundle.h"
+#include "decode/capture.h"
+#include "finalize/cardlink.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
-#include "pathdoctor/version.h"
 
 static json_t *
 str_or_null(const char *s)

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "model.h"
+#include "pathdoctor/model.h"
 
 /* The canonical meaning of a driver's counter.  tier 0 is a total the
  * driver prints itself, tier 1 a per-queue or per-ring part that is

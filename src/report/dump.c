@@ -1,11 +1,12 @@
 /* --dump-model: every field the readers filled, in a fixed order. */
 #include <inttypes.h>
 #include <stdio.h>
-#include "pathdoctor/capture.h"
-#include "pathdoctor/profile.h"
-#include "pathdoctor/counters.h"
-#include "pathdoctor/gain.h"
+#include "base/gain.h"
+#include "decode/capture.h"
+#include "finalize/counters.h"
 #include "pathdoctor/model.h"
+#include "pathdoctor/profile.h"
+#include "report/dump.h"
 
 static const char *
 tri(enum pd_tri t)

@@ -1,8 +1,8 @@
 /* Interface names and snapshot times from member paths. */
 #include <string.h>
+#include "base/ifpath.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/format.h"
-#include "pathdoctor/ifpath.h"
 #include "pathdoctor/text.h"
 
 static const char *const extensions[] = { ".txt", ".out", ".log", ".gz",

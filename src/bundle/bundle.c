@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "bundle/bundle.h"
+#include "bundle/readahead.h"
 #include "pathdoctor/arena.h"
-#include "pathdoctor/bundle.h"
-#include "pathdoctor/readahead.h"
 #include "pathdoctor/format.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"

@@ -1,7 +1,7 @@
 /* Terminal report: compact, coloured on a TTY unless NO_COLOR is set. */
 #include <string.h>
-#include "pathdoctor/bundle.h"
-#include "pathdoctor/cardlink.h"
+#include "bundle/bundle.h"
+#include "finalize/cardlink.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"

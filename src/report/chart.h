@@ -3,7 +3,7 @@
 #ifndef PD_CHART_H
 #define PD_CHART_H
 
-#include "model.h"
+#include "pathdoctor/model.h"
 
 struct pd_arena;
 

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "model.h"
+#include "pathdoctor/model.h"
 
 struct pd_pf_path {
 	const struct pd_pcidev *pf;
