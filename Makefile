@@ -1,5 +1,8 @@
-# pathdoctor: one GNU Makefile.  Knobs: CC, OPT, SANITIZE (the check
-# build uses address,undefined), V=1 for full command lines.
+# pathdoctor: one GNU Makefile.  Knobs: CC, OPT; SANITIZE= the sanitizers
+# of the check build (default address,undefined; SANITIZE=thread for the
+# race check), built in a folder of its own per set; DEVELOPER=1 the
+# strict warnings as errors for every build (the check build always has
+# them; a user's plain build stays quiet); V=1 for full command lines.
 
 CC       ?= cc
 CLANG    ?= clang
@@ -10,24 +13,33 @@ DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev \
             clang tcpdump python3-jsonschema iperf3 nftables ethtool \
             iproute2 pciutils busybox
 
-WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+DEV_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \
             -Wpointer-arith -Wno-format-nonliteral
+ifeq ($(DEVELOPER),1)
+WARN     := $(DEV_WARN)
+else
+WARN     := -Wall
+endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CPPFLAGS := -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
-BASE_CFLAGS = -std=c11 $(WARN) $(PKG_CFLAGS) -MMD -MP
-SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+BASE_CFLAGS = -std=c11 $(PKG_CFLAGS) -MMD -MP
+comma    := ,
+SANITIZE ?= address,undefined
+SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
              -fno-omit-frame-pointer
+# build/san for the default set, build/san-thread for SANITIZE=thread, ...
+SAN      := build/san$(if $(filter address$(comma)undefined,$(SANITIZE)),,-$(subst $(comma),-,$(SANITIZE)))
 
 SRC      := $(wildcard src/*.c src/*/*.c formats/*.c)
 LIB_SRC  := $(filter-out src/main.c,$(SRC))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 
 OBJ      := $(SRC:%.c=build/obj/%.o)
-SAN_OBJ  := $(SRC:%.c=build/san/%.o)
-SAN_LIB  := $(LIB_SRC:%.c=build/san/%.o)
-UNIT_OBJ := $(UNIT_SRC:%.c=build/san/%.o)
+SAN_OBJ  := $(SRC:%.c=$(SAN)/%.o)
+SAN_LIB  := $(LIB_SRC:%.c=$(SAN)/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(SAN)/%.o)
 
 ifeq ($(V),1)
 Q :=
@@ -48,32 +60,32 @@ build/pathdoctor: $(OBJ)
 
 build/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(OPT) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(WARN) $(OPT) -c -o $@ $<
 
-build/san/%.o: %.c
+$(SAN)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) -O1 -g $(SAN_FLAGS) \
+	$(Q)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(DEV_WARN) -O1 -g $(SAN_FLAGS) \
 	    $(shell pkg-config --cflags cmocka) -c -o $@ $<
 
-build/san/pathdoctor: $(SAN_OBJ)
+$(SAN)/pathdoctor: $(SAN_OBJ)
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
-build/san/unit-tests: $(SAN_LIB) $(UNIT_OBJ)
+$(SAN)/unit-tests: $(SAN_LIB) $(UNIT_OBJ)
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -pthread \
 	    $(shell pkg-config --libs cmocka) -lm
 
 # The fuzz harnesses, replayed without libFuzzer by onefile.c.
-build/san/replay-%: build/san/tests/fuzz/fuzz_%.o \
-    build/san/tests/fuzz/onefile.o $(SAN_LIB)
+$(SAN)/replay-%: $(SAN)/tests/fuzz/fuzz_%.o \
+    $(SAN)/tests/fuzz/onefile.o $(SAN_LIB)
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
 # check installs what is missing first, so it works on a fresh machine.
 check: deps
 	$(Q)$(MAKE) --no-print-directory check-build
-	$(Q)TZ=UTC LC_ALL=C sh tests/check.sh build/san
+	$(Q)TZ=UTC LC_ALL=C sh tests/check.sh $(SAN)
 
-check-build: build/san/pathdoctor build/san/unit-tests \
-    build/san/replay-member build/san/replay-bundle build/san/replay-format
+check-build: $(SAN)/pathdoctor $(SAN)/unit-tests \
+    $(SAN)/replay-member $(SAN)/replay-bundle $(SAN)/replay-format
 
 samples: $(SAMPLES)
 
@@ -106,8 +118,8 @@ install: build/pathdoctor
 	install -m 644 src/man/pathdoctor.1 src/man/pathdoctor-collect.1 \
 	    $(DESTDIR)$(MANDIR)/man1/
 
-update-golden: build/san/pathdoctor
-	$(Q)TZ=UTC LC_ALL=C sh tests/update-golden.sh build/san/pathdoctor $(T)
+update-golden: $(SAN)/pathdoctor
+	$(Q)TZ=UTC LC_ALL=C sh tests/update-golden.sh $(SAN)/pathdoctor $(T)
 
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -O1 -g
 FUZZ_TARGETS := member format bundle
