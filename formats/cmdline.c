@@ -155,6 +155,8 @@ const struct pd_format pd_format_cmdline = {
 	    "intel_iommu=, amd_iommu=, pci=",
 	.command = "cat /proc/cmdline",
 	.hints = hints,
+	.gives = PD_HAVE_CMDLINE,
+	.collect = "/proc/cmdline",
 	.bid = bid_cmdline,
 	.parse = parse_cmdline,
 };

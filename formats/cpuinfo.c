@@ -166,6 +166,8 @@ const struct pd_format pd_format_cpuinfo = {
 	.summary = "CPU count, architecture and core types",
 	.command = "cat /proc/cpuinfo",
 	.hints = hints,
+	.gives = PD_HAVE_ARCH,
+	.collect = "/proc/cpuinfo",
 	.bid = bid_cpuinfo,
 	.parse = parse_cpuinfo,
 };

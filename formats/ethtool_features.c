@@ -106,11 +106,18 @@ parse_ethtool_features(const struct pd_member *m, struct pd_input *in,
 
 static const char *const hints[] = { "ethtool_-k_", "ethtool-k", NULL };
 
+static const char *const name_prefixes[] = {
+	"ethtool_-k_", "ethtool-k_", "ethtool-k-", NULL,
+};
+
 const struct pd_format pd_format_ethtool_features = {
 	.name = "ethtool-k",
 	.summary = "offload features: LRO, GRO, TSO, rx-gro-hw, ...",
 	.command = "ethtool -k IF",
 	.hints = hints,
+	.name_prefixes = name_prefixes,
+	.gives = PD_HAVE_NIC_FEATURES,
+	.collect = "ethtool -k IF output",
 	.bid = bid_ethtool_features,
 	.parse = parse_ethtool_features,
 };

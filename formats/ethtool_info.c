@@ -14,6 +14,8 @@
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
 
+extern const struct pd_format pd_format_ethtool_info;
+
 static int
 bid_ethtool_info(const struct pd_member *m)
 {
@@ -55,7 +57,8 @@ parse_ethtool_info(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
 {
 	struct pd_arena *a = d->arena;
-	const char *ifname = pd_ifname_from_path(a, m->hint_path);
+	const char *ifname = pd_ifname_from_path(a, m->hint_path,
+	    &pd_format_ethtool_info);
 	const char *line, *key, *val;
 	size_t len, klen;
 
@@ -100,11 +103,18 @@ parse_ethtool_info(const struct pd_member *m, struct pd_input *in,
 
 static const char *const hints[] = { "ethtool_-i_", "ethtool-i", NULL };
 
+static const char *const name_prefixes[] = {
+	"ethtool_-i_", "ethtool-i_", "ethtool-i-", NULL,
+};
+
 const struct pd_format pd_format_ethtool_info = {
 	.name = "ethtool-i",
 	.summary = "driver, firmware and PCI bus address of an interface",
 	.command = "ethtool -i IF",
 	.hints = hints,
+	.name_prefixes = name_prefixes,
+	.gives = PD_HAVE_NETDEV_PCI,
+	.collect = "ethtool -i IF output",
 	.bid = bid_ethtool_info,
 	.parse = parse_ethtool_info,
 };

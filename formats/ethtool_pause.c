@@ -91,11 +91,18 @@ parse_ethtool_pause(const struct pd_member *m, struct pd_input *in,
 
 static const char *const hints[] = { "ethtool_-a_", "ethtool-a", NULL };
 
+static const char *const name_prefixes[] = {
+	"ethtool_-a_", "ethtool-a_", "ethtool-a-", NULL,
+};
+
 const struct pd_format pd_format_ethtool_pause = {
 	.name = "ethtool-a",
 	.summary = "flow-control pause: autonegotiation, RX, TX",
 	.command = "ethtool -a IF",
 	.hints = hints,
+	.name_prefixes = name_prefixes,
+	.gives = PD_HAVE_PAUSE,
+	.collect = "ethtool -a IF output",
 	.bid = bid_ethtool_pause,
 	.parse = parse_ethtool_pause,
 };

@@ -75,11 +75,18 @@ parse_ethtool_settings(const struct pd_member *m, struct pd_input *in,
 
 static const char *const hints[] = { "ethtool_", NULL };
 
+static const char *const name_prefixes[] = {
+	"ethtool_", NULL,
+};
+
 const struct pd_format pd_format_ethtool_settings = {
 	.name = "ethtool",
 	.summary = "link speed, duplex and state of an interface",
 	.command = "ethtool IF",
 	.hints = hints,
+	.name_prefixes = name_prefixes,
+	.gives = PD_HAVE_PORT_SPEED,
+	.collect = "ethtool IF output",
 	.bid = bid_ethtool_settings,
 	.parse = parse_ethtool_settings,
 };

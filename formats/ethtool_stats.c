@@ -23,6 +23,8 @@
 
 #define MAX_COUNTERS 65536	/* mlx5 with 256 queues prints ~30000 */
 
+extern const struct pd_format pd_format_ethtool_stats;
+
 static bool
 counter_line(const char *line, const char **name, size_t *nlen,
     uint64_t *v)
@@ -161,7 +163,8 @@ parse_ethtool_stats(const struct pd_member *m, struct pd_input *in,
 		vec[n++] = c;
 	}
 	if (!ifname)
-		ifname = pd_ifname_from_path(a, m->hint_path);
+		ifname = pd_ifname_from_path(a, m->hint_path,
+		    &pd_format_ethtool_stats);
 	if (!ifname || !pd_ifname_valid(ifname))
 		pd_diag_note(d, PD_WARN, "ethtool-S.no-ifname", 0,
 		    "the interface is not named in the output and '%s' is not "
@@ -187,12 +190,20 @@ parse_ethtool_stats(const struct pd_member *m, struct pd_input *in,
 
 static const char *const hints[] = { "ethtool_-S_", "ethtool-S", NULL };
 
+static const char *const name_prefixes[] = {
+	"ethtool_-S_", "ethtool-S_", "ethtool-S-", NULL,
+};
+
 const struct pd_format pd_format_ethtool_stats = {
 	.name = "ethtool-S",
 	.summary = "NIC counters: bytes per function and per port, drops, "
 	    "pause frames; two snapshots give rates",
 	.command = "ethtool -S IF",
 	.hints = hints,
+	.name_prefixes = name_prefixes,
+	.gives = PD_HAVE_NIC_STATS,
+	.collect = "ethtool -S IF, twice some seconds apart "
+	    "(ethtool-S/IF@UNIX-SECONDS.txt)",
 	.bid = bid_ethtool_stats,
 	.parse = parse_ethtool_stats,
 };

@@ -223,6 +223,8 @@ const struct pd_format pd_format_ip_link = {
 	    "master, GSO/GRO/TSO limits, queues",
 	.command = "ip -d link show",
 	.hints = hints,
+	.gives = PD_HAVE_IPLINK | PD_HAVE_NETDEV_PCI,
+	.collect = "ip -d link show",
 	.bid = bid_ip_link,
 	.parse = parse_ip_link,
 };

@@ -155,6 +155,8 @@ const struct pd_format pd_format_kallsyms = {
 	    "kernel addresses of a profile",
 	.command = "cat /proc/kallsyms",
 	.hints = hints,
+	.gives = PD_HAVE_PROFILE,
+	.collect = NULL,
 	.bid = bid_kallsyms,
 	.parse = parse_kallsyms,
 };

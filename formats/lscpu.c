@@ -127,6 +127,8 @@ const struct pd_format pd_format_lscpu = {
 	.summary = "CPU count, architecture and core types",
 	.command = "lscpu",
 	.hints = hints,
+	.gives = PD_HAVE_ARCH,
+	.collect = "lscpu",
 	.bid = bid_lscpu,
 	.parse = parse_lscpu,
 };

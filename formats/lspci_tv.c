@@ -169,6 +169,8 @@ const struct pd_format pd_format_lspci_tv = {
 	.summary = "PCI tree: which bridge and root port each device is under",
 	.command = "lspci -tv (or lspci -t)",
 	.hints = hints,
+	.gives = PD_HAVE_PCI_TOPOLOGY,
+	.collect = "lspci -tv output",
 	.bid = bid_lspci_tv,
 	.parse = parse_lspci_tv,
 };

@@ -428,6 +428,8 @@ const struct pd_format pd_format_lspci_vv = {
 	    "serial number, driver, NUMA node, bridges",
 	.command = "lspci -vv (as root; -nn and -D welcome)",
 	.hints = hints,
+	.gives = PD_HAVE_PCI | PD_HAVE_PCIE_LINK | PD_HAVE_NETDEV_PCI,
+	.collect = "lspci -vv output",
 	.bid = bid_lspci_vv,
 	.parse = parse_lspci_vv,
 };

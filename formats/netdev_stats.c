@@ -14,6 +14,8 @@
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
 
+extern const struct pd_format pd_format_netdev_stats;
+
 static const struct {
 	const char *name;
 	size_t off;
@@ -93,7 +95,8 @@ parse_netdev_stats(const struct pd_member *m, struct pd_input *in,
 		}
 	}
 	if (!ifname)
-		ifname = pd_ifname_from_path(a, m->hint_path);
+		ifname = pd_ifname_from_path(a, m->hint_path,
+		    &pd_format_netdev_stats);
 	if (k.time < 0 && pd_time_from_path(m->hint_path, &ms))
 		k.time = ms / 1000;
 	if (!ifname || !seen) {

@@ -15,6 +15,8 @@
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 
+extern const struct pd_format pd_format_pcap;
+
 static int
 bid_pcap(const struct pd_member *m)
 {
@@ -43,7 +45,8 @@ const char *pd_capture_ifname(const struct pd_member *m, struct pd_diag *d);
 const char *
 pd_capture_ifname(const struct pd_member *m, struct pd_diag *d)
 {
-	const char *name = pd_ifname_from_path(d->arena, m->hint_path);
+	const char *name = pd_ifname_from_path(d->arena, m->hint_path,
+	    &pd_format_pcap);
 
 	if (!name || !pd_ifname_valid(name)) {
 		pd_diag_note(d, PD_WARN, "capture.no-ifname", 0, "'%s' does "
@@ -121,6 +124,9 @@ const struct pd_format pd_format_pcap = {
 	    "retransmissions, stalls, throughput",
 	.command = "tcpdump -i IF -s 128 -w IF.pcap",
 	.hints = hints,
+	.gives = PD_HAVE_CAPTURE,
+	.collect = "tcpdump -i IF -s 128 -w IF.pcap on the interfaces in "
+	    "question, at the same time",
 	.bid = bid_pcap,
 	.parse = parse_pcap,
 };

@@ -251,6 +251,9 @@ const struct pd_format pd_format_pcapng = {
 	    "their description blocks",
 	.command = "dumpcap -i IF -w IF.pcapng (or tcpdump)",
 	.hints = hints,
+	.gives = PD_HAVE_CAPTURE,
+	.collect = "tcpdump -i IF -s 128 -w IF.pcap on the interfaces in "
+	    "question, at the same time",
 	.bid = bid_pcapng,
 	.parse = parse_pcapng,
 };

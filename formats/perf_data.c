@@ -695,6 +695,8 @@ const struct pd_format pd_format_perf_data = {
 	    "any byte order): samples per symbol, per CPU and core type",
 	.command = "perf record -a -g -o perf.data -- sleep 10",
 	.hints = hints,
+	.gives = PD_HAVE_PROFILE,
+	.collect = "perf record -a -g (perf.data with /proc/kallsyms)",
 	.bid = bid_perf_data,
 	.parse = parse_perf_data,
 };

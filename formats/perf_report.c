@@ -241,6 +241,8 @@ const struct pd_format pd_format_perf_report = {
 	    "--sort of comm, dso, cpu, sym; perf top lines too)",
 	.command = "perf report --stdio --no-children --sort dso,sym",
 	.hints = hints,
+	.gives = PD_HAVE_PROFILE,
+	.collect = "perf report --stdio output",
 	.bid = bid_perf_report,
 	.parse = parse_perf_report,
 };

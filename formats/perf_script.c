@@ -327,6 +327,8 @@ const struct pd_format pd_format_perf_script = {
 	    "samples named by symbol and DSO, per event",
 	.command = "perf script -i perf.data",
 	.hints = hints,
+	.gives = PD_HAVE_PROFILE,
+	.collect = "perf script",
 	.bid = bid_perf_script,
 	.parse = parse_perf_script,
 };

@@ -1,6 +1,7 @@
-/* The one list of input formats.  Order matters only for equal bids
+/* The one list of input formats, and the lookup by name.  Order matters only for equal bids
  * (first wins): cheap, specific bidders first, the fallback last. */
 #include <stddef.h>
+#include <string.h>
 #include "pathdoctor/format.h"
 
 extern const struct pd_format pd_format_archive;
@@ -55,3 +56,12 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_unknown,
 	NULL,
 };
+
+const struct pd_format *
+pd_format_find(const char *name)
+{
+	for (const struct pd_format *const *f = pd_formats; *f; f++)
+		if (strcmp((*f)->name, name) == 0)
+			return *f;
+	return NULL;
+}

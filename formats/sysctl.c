@@ -98,6 +98,8 @@ const struct pd_format pd_format_sysctl = {
 	.summary = "kernel settings: arp_ignore, arp_announce, ip_forward, ...",
 	.command = "sysctl -a (or sysctl net)",
 	.hints = hints,
+	.gives = PD_HAVE_SYSCTL,
+	.collect = "sysctl -a or sysctl net",
 	.bid = bid_sysctl,
 	.parse = parse_sysctl,
 };

@@ -113,6 +113,8 @@ const struct pd_format pd_format_uname = {
 	.summary = "uname -a: architecture, host name, kernel release",
 	.command = "uname -a",
 	.hints = hints,
+	.gives = PD_HAVE_ARCH,
+	.collect = "uname -a",
 	.bid = bid_uname,
 	.parse = parse_uname,
 };

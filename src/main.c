@@ -147,9 +147,11 @@ list_formats(void)
 static void
 print_needs(unsigned needs)
 {
+	char nb[PD_NEED_TEXT_MAX];
+
 	for (unsigned b = 1, k = 0; b && b <= needs; b <<= 1)
 		if (needs & b)
-			printf("%s%s", k++ ? "; " : "", pd_need_text(b));
+			printf("%s%s", k++ ? "; " : "", pd_need_text(b, nb));
 }
 
 static void

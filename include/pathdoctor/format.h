@@ -40,6 +40,16 @@ struct pd_format {
 	const char *summary;	/* one line for --list-formats */
 	const char *command;	/* the command that produces it */
 	const char *const *hints;	/* path substrings that hint at it */
+	/* File-name prefixes that name this command in sosreports and
+	 * collector layouts ("ethtool_-S_" in ethtool_-S_eth0): stripped to
+	 * leave the interface name.  NULL-ended; NULL when none. */
+	const char *const *name_prefixes;
+	/* The inputs (enum pd_have bits) a member of this format feeds, and
+	 * what to collect for them, as the report's "not evaluated: needs"
+	 * says it ("ethtool -a IF output"); NULL when the format feeds an
+	 * input without being one on its own (kallsyms names a profile). */
+	unsigned gives;
+	const char *collect;
 	int container;		/* a nested archive the walker opens itself */
 	int (*bid)(const struct pd_member *m);
 	enum pd_status (*parse)(const struct pd_member *m, struct pd_input *in,

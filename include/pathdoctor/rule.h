@@ -8,6 +8,7 @@
 #ifndef PD_RULE_H
 #define PD_RULE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct pd_host;
@@ -31,10 +32,5 @@ struct pd_rule_group {
 extern const struct pd_rule_group *const pd_rule_groups[];	/* NULL-ended */
 
 const struct pd_rule *pd_rule_find(const char *id);
-/* What a bundle must hold to provide a need bit ("lspci -vv output"). */
-const char *pd_need_text(unsigned bit);
-/* True when a member of that format gives one of the input bits (the
- * collector's gaps are matched to rules this way). */
-bool pd_need_from_format(unsigned bits, const char *format);
 
 #endif

@@ -8,15 +8,6 @@
 static const char *const extensions[] = { ".txt", ".out", ".log", ".gz",
 	".pcap", ".pcapng", ".cap", NULL };
 
-/* Command prefixes of sosreport and collector file names, longest
- * first so that "ethtool_-S_" wins over "ethtool_". */
-static const char *const prefixes[] = {
-	"ethtool_-S_", "ethtool_-i_", "ethtool_-k_", "ethtool_-a_",
-	"ethtool-S_", "ethtool-i_", "ethtool-k_", "ethtool-a_",
-	"ethtool-S-", "ethtool-i-", "ethtool-k-", "ethtool-a-",
-	"ethtool_", NULL,
-};
-
 bool
 pd_parse_unix_time(const char *s, int64_t *ms, const char **end)
 {
@@ -105,22 +96,24 @@ pd_time_from_path(const char *path, int64_t *ms)
 }
 
 const char *
-pd_ifname_from_path(struct pd_arena *a, const char *path)
+pd_ifname_from_path(struct pd_arena *a, const char *path,
+    const struct pd_format *f)
 {
 	const char *b;
-	size_t n;
+	size_t n, longest = 0;
 
 	base_of(path, &b, &n);
 	n = time_at(b, n);
-	for (const char *const *p = prefixes; *p; p++) {
+	/* the longest of the format's prefixes: "ethtool_-S_" over a
+	 * shorter one that it starts with */
+	for (const char *const *p = f->name_prefixes; p && *p; p++) {
 		size_t k = strlen(*p);
 
-		if (n > k && memcmp(b, *p, k) == 0) {
-			b += k;
-			n -= k;
-			break;
-		}
+		if (n > k && k > longest && memcmp(b, *p, k) == 0)
+			longest = k;
 	}
+	b += longest;
+	n -= longest;
 	if (n == 0)
 		return NULL;
 	char *name = pd_arena_strndup(a, b, n);

@@ -7,12 +7,15 @@
 #include <stdint.h>
 
 struct pd_arena;
+struct pd_format;
 
 /* "h/ethtool-S/nic2@1764000000.txt" -> "nic2"; sosreport
- * "ethtool_-S_bond0.123" -> "bond0.123"; NULL when nothing is left or
- * what is left is a format name.  The result may still not be a valid
- * interface name: check with pd_ifname_valid. */
-const char *pd_ifname_from_path(struct pd_arena *a, const char *path);
+ * "ethtool_-S_bond0.123" -> "bond0.123", the prefix being one of format
+ * f's name_prefixes; NULL when nothing is left or what is left is a
+ * format name.  The result may still not be a valid interface name:
+ * check with pd_ifname_valid. */
+const char *pd_ifname_from_path(struct pd_arena *a, const char *path,
+    const struct pd_format *f);
 /* At most 15 bytes, no '/', ':', white space or control bytes. */
 bool pd_ifname_valid(const char *name);
 /* "Features for eth0:" with prefix "Features for " -> "eth0". */

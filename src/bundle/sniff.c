@@ -4,15 +4,6 @@
 #include <string.h>
 #include "pathdoctor/format.h"
 
-const struct pd_format *
-pd_format_find(const char *name)
-{
-	for (const struct pd_format *const *f = pd_formats; *f; f++)
-		if (strcmp((*f)->name, name) == 0)
-			return *f;
-	return NULL;
-}
-
 static bool
 path_hints(const struct pd_format *f, const char *path)
 {

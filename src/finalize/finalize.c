@@ -228,30 +228,6 @@ facts_from_profiles(struct pd_host *h)
 	}
 }
 
-static unsigned
-have_bits(const struct pd_host *h)
-{
-	unsigned have = 0;
-
-	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next) {
-		have |= PD_HAVE_PCI;
-		if (d->has_express && d->caps_readable == PD_YES)
-			have |= PD_HAVE_PCIE_LINK;
-		if (d->parent)
-			have |= PD_HAVE_PCI_TOPOLOGY;
-	}
-	if (h->pci_edges)
-		have |= PD_HAVE_PCI_TOPOLOGY;
-	if (h->cmdline)
-		have |= PD_HAVE_CMDLINE;
-	if (h->arch != PD_ARCH_UNKNOWN)
-		have |= PD_HAVE_ARCH;
-	for (const struct pd_profile *p = h->profiles; p; p = p->next)
-		if (p->samples)
-			have |= PD_HAVE_PROFILE;
-	return have;
-}
-
 /* Display names: the part of each key after what all keys share; the
  * node name or "host" when nothing is left. */
 static void
@@ -300,7 +276,7 @@ pd_model_finalize(struct pd_model *m)
 		pd_profile_symbolise(h, m->arena);
 		pd_finalize_nic(h, m->arena);
 		pd_finalize_captures(h);
-		h->have = have_bits(h) | pd_finalize_nic_have(h);
+		h->have = pd_host_inputs(h);
 	}
 	name_hosts(m);
 }

@@ -3,6 +3,8 @@
 #ifndef PD_FINALIZE_H
 #define PD_FINALIZE_H
 
+#include <stdbool.h>
+
 struct pd_host;
 struct pd_arena;
 struct pd_model;
@@ -10,10 +12,19 @@ struct pd_model;
 /* finalize.c: every step, over every host of the model. */
 void pd_model_finalize(struct pd_model *m);
 
+/* inputs.c: the enum pd_have bits of what the model holds for a host. */
+unsigned pd_host_inputs(const struct pd_host *h);
+/* What a bundle must hold to provide one input bit ("pause settings:
+ * ethtool -a IF output"), from the descriptors of the formats that give
+ * it; the result is buf or a constant. */
+#define PD_NEED_TEXT_MAX 256
+const char *pd_need_text(unsigned bit, char buf[PD_NEED_TEXT_MAX]);
+/* True when a member of that format feeds one of the input bits (the
+ * collector's gaps are matched to rules this way). */
+bool pd_need_from_format(unsigned bits, const char *format);
+
 /* nic.c: netdev <-> PCI joins, root ports, cards, counters -> rates. */
 void pd_finalize_nic(struct pd_host *h, struct pd_arena *a);
-/* enum pd_have bits for what the NIC readers provided. */
-unsigned pd_finalize_nic_have(const struct pd_host *h);
 
 /* captures.c: captures joined to netdevs and called virtual or physical. */
 void pd_finalize_captures(struct pd_host *h);

@@ -91,33 +91,3 @@ pd_finalize_nic(struct pd_host *h, struct pd_arena *a)
 	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
 		pd_netdev_counters(h, nd, a);
 }
-
-unsigned
-pd_finalize_nic_have(const struct pd_host *h)
-{
-	unsigned have = 0;
-
-	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
-		if (nd->n_snaps)
-			have |= PD_HAVE_NIC_STATS;
-		if (nd->features)
-			have |= PD_HAVE_NIC_FEATURES;
-		if (nd->pci) {
-			have |= PD_HAVE_NETDEV_PCI;
-			if (nd->speed_mbps > 0)
-				have |= PD_HAVE_PORT_SPEED;
-		}
-	}
-	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
-		if (nd->ev_pause.member)
-			have |= PD_HAVE_PAUSE;
-		if (nd->ifindex >= 0)
-			have |= PD_HAVE_IPLINK;
-	}
-	for (const struct pd_capture *c = h->captures; c; c = c->next)
-		if (c->tcp_segments)
-			have |= PD_HAVE_CAPTURE;
-	if (h->sysctl)
-		have |= PD_HAVE_SYSCTL;
-	return have;
-}

@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include "finalize/finalize.h"
 #include "base/version.h"
 #include "bundle/bundle.h"
 #include "decode/capture.h"
@@ -393,13 +394,14 @@ render_json(const struct pd_report *r, FILE *out)
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next) {
 		json_t *o = json_object(), *needs = json_array();
+		char nb[PD_NEED_TEXT_MAX];
 
 		json_object_set_new(o, "rule", json_string(n->rule->id));
 		json_object_set_new(o, "host", json_string(n->host->name));
 		for (unsigned b = 1; b && b <= n->missing; b <<= 1)
 			if (n->missing & b)
 				json_array_append_new(needs,
-				    json_string(pd_need_text(b)));
+				    json_string(pd_need_text(b, nb)));
 		json_object_set_new(o, "needs", needs);
 		json_t *gaps = json_array();
 

@@ -1,6 +1,7 @@
 /* Markdown report: pastes cleanly into forum posts and tickets. */
 #include <stdlib.h>
 #include <string.h>
+#include "finalize/finalize.h"
 #include "bundle/bundle.h"
 #include "decode/capture.h"
 #include "finalize/cardlink.h"
@@ -411,6 +412,8 @@ render_md(const struct pd_report *r, FILE *out)
 		fprintf(out, "\n## Not evaluated\n\n");
 		for (const struct pd_not_evaluated *ne = r->not_evaluated; ne;
 		    ne = ne->next) {
+			char nb[PD_NEED_TEXT_MAX];
+
 			fprintf(out, "- `%s`", ne->rule->id);
 			if (r->model->n_hosts > 1)
 				fprintf(out, " on %s", ne->host->name);
@@ -419,7 +422,7 @@ render_md(const struct pd_report *r, FILE *out)
 			    b <<= 1)
 				if (ne->missing & b)
 					fprintf(out, "%s %s", k++ ? ";" : "",
-					    pd_need_text(b));
+					    pd_need_text(b, nb));
 			fprintf(out, "\n");
 			for (const struct pd_collect_gap *g = ne->host->gaps; g;
 			    g = g->next)

@@ -1,5 +1,6 @@
 /* Terminal report: compact, coloured on a TTY unless NO_COLOR is set. */
 #include <string.h>
+#include "finalize/finalize.h"
 #include "bundle/bundle.h"
 #include "finalize/cardlink.h"
 #include "pathdoctor/finding.h"
@@ -72,6 +73,8 @@ render_term(const struct pd_report *r, FILE *out)
 	}
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next) {
+		char nb[PD_NEED_TEXT_MAX];
+
 		fprintf(out, "%snot evaluated%s %s", s->dim, s->off,
 		    n->rule->id);
 		if (r->model->n_hosts > 1)
@@ -79,7 +82,7 @@ render_term(const struct pd_report *r, FILE *out)
 		for (unsigned b = 1, k = 0; b && b <= n->missing; b <<= 1)
 			if (n->missing & b)
 				fprintf(out, "%s %s", k++ ? ";" : ": needs",
-				    pd_need_text(b));
+				    pd_need_text(b, nb));
 		for (const struct pd_collect_gap *g = n->host->gaps; g;
 		    g = g->next)
 			if (pd_need_from_format(n->missing, g->format))

@@ -5,6 +5,7 @@
 #include "base/ifpath.h"
 #include "finalize/counters.h"
 #include "pathdoctor/arena.h"
+#include "pathdoctor/format.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 
@@ -15,15 +16,23 @@ test_ifpath(void **state)
 	int64_t ms;
 
 	(void)state;
+	const struct pd_format *stats = pd_format_find("ethtool-S");
+	const struct pd_format *settings = pd_format_find("ethtool");
+	const struct pd_format *info = pd_format_find("ethtool-i");
+
 	assert_string_equal(pd_ifname_from_path(a,
-	    "h/ethtool-S/nic2@1764000000.txt"), "nic2");
+	    "h/ethtool-S/nic2@1764000000.txt", stats), "nic2");
 	assert_string_equal(pd_ifname_from_path(a,
-	    "sos/sos_commands/networking/ethtool_-S_bond0.123"), "bond0.123");
+	    "sos/sos_commands/networking/ethtool_-S_bond0.123", stats),
+	    "bond0.123");
 	assert_string_equal(pd_ifname_from_path(a,
-	    "sos_commands/networking/ethtool_eth0"), "eth0");
-	assert_string_equal(pd_ifname_from_path(a, "ethtool-i/enp1s0.out"),
-	    "enp1s0");
-	assert_null(pd_ifname_from_path(a, "h/ethtool-S.txt"));
+	    "sos_commands/networking/ethtool_eth0", settings), "eth0");
+	/* the prefixes are the format's own: ethtool -i's stays for -S */
+	assert_string_equal(pd_ifname_from_path(a,
+	    "sos_commands/networking/ethtool_-i_eth0", stats), "ethtool_-i_eth0");
+	assert_string_equal(pd_ifname_from_path(a, "ethtool-i/enp1s0.out",
+	    info), "enp1s0");
+	assert_null(pd_ifname_from_path(a, "h/ethtool-S.txt", stats));
 	assert_false(pd_ifname_valid("mlx5-xdp-kernel5.15-nonzero"));
 	assert_true(pd_ifname_valid("bond0.123"));
 	assert_true(pd_time_from_path("x/nic2@1764000010.txt", &ms));

@@ -1,0 +1,237 @@
+/* A host's inputs (enum pd_have bits): one table saying what each input
+ * is and when the model holds it, and the text that asks for it, made
+ * from the descriptors of the formats that give it. */
+#include <stdio.h>
+#include <string.h>
+#include "finalize/finalize.h"
+#include "pathdoctor/format.h"
+#include "pathdoctor/model.h"
+#include "pathdoctor/profile.h"
+
+static bool
+has_pci(const struct pd_host *h)
+{
+	return h->pcidevs != NULL;
+}
+
+static bool
+has_pcie_link(const struct pd_host *h)
+{
+	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next)
+		if (d->has_express && d->caps_readable == PD_YES)
+			return true;
+	return false;
+}
+
+static bool
+has_topology(const struct pd_host *h)
+{
+	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next)
+		if (d->parent)
+			return true;
+	return h->pci_edges != NULL;
+}
+
+static bool
+has_cmdline(const struct pd_host *h)
+{
+	return h->cmdline != NULL;
+}
+
+static bool
+has_arch(const struct pd_host *h)
+{
+	return h->arch != PD_ARCH_UNKNOWN;
+}
+
+static bool
+has_profile(const struct pd_host *h)
+{
+	for (const struct pd_profile *p = h->profiles; p; p = p->next)
+		if (p->samples)
+			return true;
+	return false;
+}
+
+/* A netdev test for each NIC input: one dump of that command is enough. */
+static bool
+any_netdev(const struct pd_host *h, bool (*test)(const struct pd_netdev *))
+{
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
+		if (test(nd))
+			return true;
+	return false;
+}
+
+static bool
+nd_port_speed(const struct pd_netdev *nd)
+{
+	return nd->pci && nd->speed_mbps > 0;
+}
+
+static bool
+nd_stats(const struct pd_netdev *nd)
+{
+	return nd->n_snaps > 0;
+}
+
+static bool
+nd_features(const struct pd_netdev *nd)
+{
+	return nd->features != NULL;
+}
+
+static bool
+nd_pci(const struct pd_netdev *nd)
+{
+	return nd->pci != NULL;
+}
+
+static bool
+nd_pause(const struct pd_netdev *nd)
+{
+	return nd->ev_pause.member != NULL;
+}
+
+static bool
+nd_iplink(const struct pd_netdev *nd)
+{
+	return nd->ifindex >= 0;
+}
+
+static bool
+has_port_speed(const struct pd_host *h)
+{
+	return any_netdev(h, nd_port_speed);
+}
+
+static bool
+has_nic_stats(const struct pd_host *h)
+{
+	return any_netdev(h, nd_stats);
+}
+
+static bool
+has_nic_features(const struct pd_host *h)
+{
+	return any_netdev(h, nd_features);
+}
+
+static bool
+has_netdev_pci(const struct pd_host *h)
+{
+	return any_netdev(h, nd_pci);
+}
+
+static bool
+has_pause(const struct pd_host *h)
+{
+	return any_netdev(h, nd_pause);
+}
+
+static bool
+has_iplink(const struct pd_host *h)
+{
+	return any_netdev(h, nd_iplink);
+}
+
+static bool
+has_sysctl(const struct pd_host *h)
+{
+	return h->sysctl != NULL;
+}
+
+static bool
+has_capture(const struct pd_host *h)
+{
+	for (const struct pd_capture *c = h->captures; c; c = c->next)
+		if (c->tcp_segments)
+			return true;
+	return false;
+}
+
+/* what: the input, before the formats' collect texts ("PCI devices:
+ * lspci -vv output").  text: the whole request, for inputs that joins
+ * derive from several formats, whose collect texts would not say it. */
+static const struct input {
+	unsigned bit;
+	const char *what, *text;
+	bool (*present)(const struct pd_host *h);
+} inputs[] = {
+	{ PD_HAVE_PCI, "PCI devices", NULL, has_pci },
+	{ PD_HAVE_PCIE_LINK, NULL, "readable PCIe capabilities: lspci -vv "
+	    "run as root (a virtual machine's emulated devices have none)",
+	    has_pcie_link },
+	{ PD_HAVE_PCI_TOPOLOGY, "the PCI tree", NULL, has_topology },
+	{ PD_HAVE_CMDLINE, "the kernel command line", NULL, has_cmdline },
+	{ PD_HAVE_ARCH, "the architecture", NULL, has_arch },
+	{ PD_HAVE_PROFILE, "a CPU profile", NULL, has_profile },
+	{ PD_HAVE_PORT_SPEED, "NIC port speeds", NULL, has_port_speed },
+	{ PD_HAVE_NIC_STATS, "NIC counters", NULL, has_nic_stats },
+	{ PD_HAVE_NIC_FEATURES, "NIC offloads", NULL, has_nic_features },
+	{ PD_HAVE_SYSCTL, "kernel settings", NULL, has_sysctl },
+	{ PD_HAVE_CAPTURE, "packet captures", NULL, has_capture },
+	{ PD_HAVE_PAUSE, "pause settings", NULL, has_pause },
+	{ PD_HAVE_IPLINK, "interfaces", NULL, has_iplink },
+	{ PD_HAVE_NETDEV_PCI, NULL, "which PCI function each interface is: "
+	    "ethtool -i IF (bus-info) or ip -d link, with lspci -vv",
+	    has_netdev_pci },
+};
+
+unsigned
+pd_host_inputs(const struct pd_host *h)
+{
+	unsigned have = 0;
+
+	for (size_t i = 0; i < PD_ARRAY_SIZE(inputs); i++)
+		if (inputs[i].present(h))
+			have |= inputs[i].bit;
+	return have;
+}
+
+/* "what: a, b or c" from the collect texts of the formats that give
+ * bit, each once, in registry order. */
+static void
+compose(char *buf, size_t n, const char *what, unsigned bit)
+{
+	const char *seen[16];
+	size_t n_seen = 0;
+
+	for (const struct pd_format *const *f = pd_formats; *f; f++) {
+		bool dup = false;
+
+		if (!((*f)->gives & bit) || !(*f)->collect)
+			continue;
+		for (size_t i = 0; i < n_seen; i++)
+			dup |= strcmp(seen[i], (*f)->collect) == 0;
+		if (!dup && n_seen < PD_ARRAY_SIZE(seen))
+			seen[n_seen++] = (*f)->collect;
+	}
+	size_t used = (size_t)snprintf(buf, n, "%s:", what);
+
+	for (size_t i = 0; i < n_seen && used < n; i++)
+		used += (size_t)snprintf(buf + used, n - used, "%s%s",
+		    i == 0 ? " " : i + 1 == n_seen ? " or " : ", ", seen[i]);
+}
+
+const char *
+pd_need_text(unsigned bit, char buf[PD_NEED_TEXT_MAX])
+{
+	for (size_t i = 0; i < PD_ARRAY_SIZE(inputs); i++) {
+		if (inputs[i].bit != bit)
+			continue;
+		if (inputs[i].text)
+			return inputs[i].text;
+		compose(buf, PD_NEED_TEXT_MAX, inputs[i].what, bit);
+		return buf;
+	}
+	return "unknown input";
+}
+
+bool
+pd_need_from_format(unsigned bits, const char *format)
+{
+	const struct pd_format *f = pd_format_find(format);
+
+	return f && (f->gives & bits);
+}
