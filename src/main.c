@@ -68,8 +68,6 @@ struct config {
 	struct pd_limits lim;
 };
 
-static const struct config *filter_cfg;
-
 static void
 usage(FILE *out)
 {
@@ -102,11 +100,13 @@ list_has(const char *list, const struct pd_rule *r)
 }
 
 static bool
-rule_filter(const struct pd_rule *r)
+rule_filter(const struct pd_rule *r, const void *ctx)
 {
-	if (filter_cfg->only && !list_has(filter_cfg->only, r))
+	const struct config *cfg = ctx;
+
+	if (cfg->only && !list_has(cfg->only, r))
 		return false;
-	return !(filter_cfg->skip && list_has(filter_cfg->skip, r));
+	return !(cfg->skip && list_has(cfg->skip, r));
 }
 
 static int
@@ -265,9 +265,7 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 				return -1;
 		}
 	}
-	if (cfg->format && strcmp(cfg->format, "md") != 0 &&
-	    strcmp(cfg->format, "json") != 0 &&
-	    strcmp(cfg->format, "term") != 0) {
+	if (cfg->format && !pd_renderer_find(cfg->format)) {
 		fprintf(stderr, "pathdoctor: -f: '%s' is not md, json or "
 		    "term\n", cfg->format);
 		return -1;
@@ -294,9 +292,7 @@ pick_renderer(const struct config *cfg, FILE *out)
 
 	if (!f)
 		f = isatty(fileno(out)) ? "term" : "md";
-	if (strcmp(f, "json") == 0)
-		return &pd_render_json;
-	return strcmp(f, "term") == 0 ? &pd_render_term : &pd_render_md;
+	return pd_renderer_find(f);
 }
 
 static int
@@ -326,16 +322,14 @@ run(const struct config *cfg, const char *bundle)
 		pd_model_dump(m, out);
 		goto out;
 	}
-	filter_cfg = cfg;
-	struct pd_report r = {
-		.bundle = bundle, .model = m, .findings = &fs, .coverage = &cov,
-		.not_evaluated = pd_engine_run(m, &fs, rule_filter),
-	};
+	const struct pd_rule_filter filter = { rule_filter, cfg };
+	struct pd_report r;
+
+	pd_report_build(&r, bundle, m, &cov, &fs, &filter);
 	const struct pd_renderer *ren = pick_renderer(cfg, out);
 	const char *nc = getenv("NO_COLOR");
 
-	r.color = ren == &pd_render_term && isatty(fileno(out)) &&
-	    !(nc && nc[0]);
+	r.color = ren->colour && isatty(fileno(out)) && !(nc && nc[0]);
 	if (ren->render(&r, out) != 0) {
 		fprintf(stderr, "pathdoctor: writing the report failed\n");
 		rc = EXIT_BUNDLE;

@@ -1,5 +1,8 @@
 /* The report: ranked findings, rules not evaluated, members, hosts;
- * built once, then handed const to one renderer. */
+ * built once by pd_report_build (the rules run there), then handed const
+ * to one renderer.  Renderers only format what the report and the
+ * finalized model hold: every number and list they print is computed
+ * before them, so md, json and term cannot disagree. */
 #ifndef PD_REPORT_H
 #define PD_REPORT_H
 
@@ -12,11 +15,22 @@ struct pd_coverage;
 struct pd_rule;
 struct pd_host;
 
+struct pd_collect_gap;
+
+#define PD_NEEDS_MAX 32		/* one per enum pd_have bit */
+
+/* A rule that did not run on a host: the inputs it lacks, each with
+ * the text that asks for it, and the collector's gaps that explain
+ * why they are missing. */
 struct pd_not_evaluated {
 	struct pd_not_evaluated *next;
 	const struct pd_rule *rule;
 	const struct pd_host *host;
 	unsigned missing;		/* enum pd_have bits */
+	const char *needs[PD_NEEDS_MAX];
+	unsigned n_needs;
+	const struct pd_collect_gap **gaps;	/* of host->gaps, in order */
+	unsigned n_gaps;
 };
 
 struct pd_report {
@@ -25,21 +39,35 @@ struct pd_report {
 	const struct pd_findings *findings;
 	const struct pd_coverage *coverage;
 	const struct pd_not_evaluated *not_evaluated;
-	bool color;			/* terminal renderer only */
+	unsigned n_not_evaluated;
+	unsigned n_members_noted;	/* members whose worst status is not OK */
+	bool color;			/* renderers with .colour only */
 };
+
+/* --only/--skip: keep(rule, ctx) false skips a rule silently. */
+struct pd_rule_filter {
+	bool (*keep)(const struct pd_rule *r, const void *ctx);
+	const void *ctx;
+};
+
+/* Runs the rules in pd_rule_groups[] over every host (filter may be
+ * NULL) and lists those not evaluated, with their needs and gaps. */
+struct pd_not_evaluated *pd_engine_run(const struct pd_model *m,
+    struct pd_findings *out, const struct pd_rule_filter *filter);
+
+/* Runs the rules and fills r with what every renderer shows. */
+void pd_report_build(struct pd_report *r, const char *bundle,
+    const struct pd_model *m, const struct pd_coverage *cov,
+    struct pd_findings *fs, const struct pd_rule_filter *filter);
 
 struct pd_renderer {
 	const char *name;		/* "md", "json", "term" */
+	bool colour;			/* may colour a terminal */
 	int (*render)(const struct pd_report *r, FILE *out);
 };
 
-extern const struct pd_renderer pd_render_md, pd_render_json,
-    pd_render_term;
-
-/* Runs the rules in pd_rule_groups[] over every host. filter(rule)
- * returning false skips a rule silently (--only/--skip). */
-struct pd_not_evaluated *pd_engine_run(const struct pd_model *m,
-    struct pd_findings *out, bool (*filter)(const struct pd_rule *));
+extern const struct pd_renderer *const pd_renderers[];	/* NULL-ended */
+const struct pd_renderer *pd_renderer_find(const char *name);
 
 /* Shared by renderers: "11.3" for 113 tenths. */
 void pd_fmt_tenths(char *buf, size_t n, int tenths);

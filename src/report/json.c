@@ -3,7 +3,6 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
-#include "finalize/finalize.h"
 #include "base/version.h"
 #include "bundle/bundle.h"
 #include "decode/capture.h"
@@ -394,27 +393,23 @@ render_json(const struct pd_report *r, FILE *out)
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next) {
 		json_t *o = json_object(), *needs = json_array();
-		char nb[PD_NEED_TEXT_MAX];
 
 		json_object_set_new(o, "rule", json_string(n->rule->id));
 		json_object_set_new(o, "host", json_string(n->host->name));
-		for (unsigned b = 1; b && b <= n->missing; b <<= 1)
-			if (n->missing & b)
-				json_array_append_new(needs,
-				    json_string(pd_need_text(b, nb)));
+		for (unsigned k = 0; k < n->n_needs; k++)
+			json_array_append_new(needs, json_string(n->needs[k]));
 		json_object_set_new(o, "needs", needs);
 		json_t *gaps = json_array();
 
-		for (const struct pd_collect_gap *g = n->host->gaps; g;
-		    g = g->next) {
-			json_t *j;
+		for (unsigned k = 0; k < n->n_gaps; k++) {
+			json_t *j = json_object();
 
-			if (!pd_need_from_format(n->missing, g->format))
-				continue;
-			j = json_object();
-			json_object_set_new(j, "format", json_string(g->format));
-			json_object_set_new(j, "path", json_string(g->path));
-			json_object_set_new(j, "reason", json_string(g->reason));
+			json_object_set_new(j, "format",
+			    json_string(n->gaps[k]->format));
+			json_object_set_new(j, "path",
+			    json_string(n->gaps[k]->path));
+			json_object_set_new(j, "reason",
+			    json_string(n->gaps[k]->reason));
 			json_array_append_new(gaps, j);
 		}
 		json_object_set_new(o, "collector_gaps", gaps);
@@ -452,4 +447,5 @@ render_json(const struct pd_report *r, FILE *out)
 	return rc == 0 && !ferror(out) ? 0 : -1;
 }
 
-const struct pd_renderer pd_render_json = { "json", render_json };
+const struct pd_renderer pd_render_json = { .name = "json",
+	.render = render_json };

@@ -1,7 +1,6 @@
 /* Markdown report: pastes cleanly into forum posts and tickets. */
 #include <stdlib.h>
 #include <string.h>
-#include "finalize/finalize.h"
 #include "bundle/bundle.h"
 #include "decode/capture.h"
 #include "finalize/cardlink.h"
@@ -412,29 +411,22 @@ render_md(const struct pd_report *r, FILE *out)
 		fprintf(out, "\n## Not evaluated\n\n");
 		for (const struct pd_not_evaluated *ne = r->not_evaluated; ne;
 		    ne = ne->next) {
-			char nb[PD_NEED_TEXT_MAX];
-
 			fprintf(out, "- `%s`", ne->rule->id);
 			if (r->model->n_hosts > 1)
 				fprintf(out, " on %s", ne->host->name);
 			fprintf(out, ": needs");
-			for (unsigned b = 1, k = 0; b && b <= ne->missing;
-			    b <<= 1)
-				if (ne->missing & b)
-					fprintf(out, "%s %s", k++ ? ";" : "",
-					    pd_need_text(b, nb));
+			for (unsigned k = 0; k < ne->n_needs; k++)
+				fprintf(out, "%s %s", k ? ";" : "",
+				    ne->needs[k]);
 			fprintf(out, "\n");
-			for (const struct pd_collect_gap *g = ne->host->gaps; g;
-			    g = g->next)
-				if (pd_need_from_format(ne->missing,
-				    g->format)) {
-					fprintf(out, "  - the collector could "
-					    "not gather `");
-					cell(out, g->path);
-					fprintf(out, "`: ");
-					cell(out, g->reason);
-					fprintf(out, "\n");
-				}
+			for (unsigned k = 0; k < ne->n_gaps; k++) {
+				fprintf(out, "  - the collector could not "
+				    "gather `");
+				cell(out, ne->gaps[k]->path);
+				fprintf(out, "`: ");
+				cell(out, ne->gaps[k]->reason);
+				fprintf(out, "\n");
+			}
 		}
 	}
 	members(out, r->coverage);
@@ -442,4 +434,4 @@ render_md(const struct pd_report *r, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-const struct pd_renderer pd_render_md = { "md", render_md };
+const struct pd_renderer pd_render_md = { .name = "md", .render = render_md };

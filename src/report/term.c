@@ -1,6 +1,5 @@
 /* Terminal report: compact, coloured on a TTY unless NO_COLOR is set. */
 #include <string.h>
-#include "finalize/finalize.h"
 #include "bundle/bundle.h"
 #include "finalize/cardlink.h"
 #include "pathdoctor/finding.h"
@@ -29,14 +28,8 @@ render_term(const struct pd_report *r, FILE *out)
 {
 	const struct style *s = r->color ? &ansi : &plain;
 	const struct pd_findings *fs = r->findings;
-	unsigned n_ne = 0, n_warn = 0;
+	unsigned n_ne = r->n_not_evaluated, n_warn = r->n_members_noted;
 
-	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
-	    n = n->next)
-		n_ne++;
-	for (const struct pd_member_result *m = r->coverage->members; m;
-	    m = m->next)
-		n_warn += m->diag.worst != PD_OK;
 	fprintf(out, "%spathdoctor%s %s: %zu finding%s, %u rule%s not "
 	    "evaluated, %u member%s (%u with notes)\n\n", s->bold, s->off,
 	    r->bundle, fs->n, fs->n == 1 ? "" : "s", n_ne, n_ne == 1 ? "" : "s",
@@ -73,21 +66,15 @@ render_term(const struct pd_report *r, FILE *out)
 	}
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next) {
-		char nb[PD_NEED_TEXT_MAX];
-
 		fprintf(out, "%snot evaluated%s %s", s->dim, s->off,
 		    n->rule->id);
 		if (r->model->n_hosts > 1)
 			fprintf(out, " [%s]", n->host->name);
-		for (unsigned b = 1, k = 0; b && b <= n->missing; b <<= 1)
-			if (n->missing & b)
-				fprintf(out, "%s %s", k++ ? ";" : ": needs",
-				    pd_need_text(b, nb));
-		for (const struct pd_collect_gap *g = n->host->gaps; g;
-		    g = g->next)
-			if (pd_need_from_format(n->missing, g->format))
-				fprintf(out, "; the collector could not gather "
-				    "%s: %s", g->path, g->reason);
+		for (unsigned k = 0; k < n->n_needs; k++)
+			fprintf(out, "%s %s", k ? ";" : ": needs", n->needs[k]);
+		for (unsigned k = 0; k < n->n_gaps; k++)
+			fprintf(out, "; the collector could not gather %s: %s",
+			    n->gaps[k]->path, n->gaps[k]->reason);
 		fprintf(out, "\n");
 	}
 	for (const struct pd_member_result *m = r->coverage->members; m;
@@ -141,4 +128,5 @@ render_term(const struct pd_report *r, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-const struct pd_renderer pd_render_term = { "term", render_term };
+const struct pd_renderer pd_render_term = { .name = "term", .colour = true,
+	.render = render_term };

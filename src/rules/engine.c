@@ -1,14 +1,59 @@
 /* Runs every rule over every host; rules whose inputs are missing are
- * listed as not evaluated, with what the bundle would need. */
+ * listed as not evaluated, with what the bundle would need and the
+ * collector's gaps that explain the absence. */
+#include "finalize/finalize.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 
+/* The request text of every missing input, lowest bit first. */
+static void
+needs_of(struct pd_not_evaluated *ne, struct pd_arena *a)
+{
+	for (unsigned b = 1; b && b <= ne->missing; b <<= 1) {
+		char buf[PD_NEED_TEXT_MAX];
+
+		if (!(ne->missing & b) || ne->n_needs == PD_NEEDS_MAX)
+			continue;
+		ne->needs[ne->n_needs++] = pd_arena_strdup(a,
+		    pd_need_text(b, buf));
+	}
+}
+
+static void
+gaps_of(struct pd_not_evaluated *ne, struct pd_arena *a)
+{
+	unsigned n = 0;
+
+	for (const struct pd_collect_gap *g = ne->host->gaps; g; g = g->next)
+		n += pd_need_from_format(ne->missing, g->format);
+	if (!n)
+		return;
+	ne->gaps = pd_arena_alloc(a, n * sizeof(*ne->gaps));
+	for (const struct pd_collect_gap *g = ne->host->gaps; g; g = g->next)
+		if (pd_need_from_format(ne->missing, g->format))
+			ne->gaps[ne->n_gaps++] = g;
+}
+
+static struct pd_not_evaluated *
+not_evaluated(const struct pd_rule *r, const struct pd_host *h,
+    unsigned missing, struct pd_arena *a)
+{
+	struct pd_not_evaluated *ne = pd_arena_alloc(a, sizeof(*ne));
+
+	ne->rule = r;
+	ne->host = h;
+	ne->missing = missing ? missing : r->needs;
+	needs_of(ne, a);
+	gaps_of(ne, a);
+	return ne;
+}
+
 struct pd_not_evaluated *
 pd_engine_run(const struct pd_model *m, struct pd_findings *out,
-    bool (*filter)(const struct pd_rule *))
+    const struct pd_rule_filter *filter)
 {
 	struct pd_not_evaluated *head = NULL, **tail = &head;
 
@@ -19,20 +64,15 @@ pd_engine_run(const struct pd_model *m, struct pd_findings *out,
 				const struct pd_rule *r = &(*g)->rules[i];
 				unsigned missing = r->needs & ~h->have;
 
-				if (filter && !filter(r))
+				if (filter && !filter->keep(r, filter->ctx))
 					continue;
 				if (!missing && r->check) {
 					r->check(r, h, out);
 					continue;
 				}
-				struct pd_not_evaluated *ne = pd_arena_alloc(
-				    pd_model_arena(m), sizeof(*ne));
-
-				ne->rule = r;
-				ne->host = h;
-				ne->missing = missing ? missing : r->needs;
-				*tail = ne;
-				tail = &ne->next;
+				*tail = not_evaluated(r, h, missing,
+				    pd_model_arena(m));
+				tail = &(*tail)->next;
 			}
 		}
 	}

@@ -1,0 +1,24 @@
+/* The one list of renderers (-f NAME), and the lookup by name. */
+#include <stddef.h>
+#include <string.h>
+#include "pathdoctor/report.h"
+
+extern const struct pd_renderer pd_render_md;
+extern const struct pd_renderer pd_render_json;
+extern const struct pd_renderer pd_render_term;
+
+const struct pd_renderer *const pd_renderers[] = {
+	&pd_render_md,
+	&pd_render_json,
+	&pd_render_term,
+	NULL,
+};
+
+const struct pd_renderer *
+pd_renderer_find(const char *name)
+{
+	for (const struct pd_renderer *const *r = pd_renderers; *r; r++)
+		if (strcmp((*r)->name, name) == 0)
+			return *r;
+	return NULL;
+}
