@@ -154,10 +154,18 @@ struct pd_kstat {
 	const char *member;
 };
 
+/* The kernel counters' rates between the first and last snapshot. */
+struct pd_kstat_rate {
+	bool known;			/* two snapshots, the last one later */
+	double rx_per_s, tx_per_s;	/* bytes per second */
+	double seconds;
+};
+
 struct pd_netdev {
 	struct pd_netdev *next;		/* sorted by name */
 	struct pd_kstat kstat[2];	/* first, last (n_kstat of them) */
 	unsigned n_kstat;
+	struct pd_kstat_rate kstat_rate;	/* derived by finalize */
 	const char *name;
 	/* ethtool -i */
 	const char *driver, *driver_version, *firmware;
@@ -388,6 +396,7 @@ struct pd_host {
 	struct pd_elf *elfs;
 	const char *collector;		/* manifest: "pathdoctor-collect 0.1.0" */
 	struct pd_collect_gap *gaps;
+	unsigned n_gaps;		/* derived: gaps listed */
 	const char **cpu_type_of;	/* [PD_MAX_CPUS]: type of each CPU */
 	struct pd_model_note *notes;	/* derived, in order */
 };

@@ -22,4 +22,7 @@ bool pd_counter_delta(uint64_t prev, uint64_t cur, uint64_t *delta);
 void pd_netdev_counters(struct pd_host *h, struct pd_netdev *nd,
     struct pd_arena *a);
 
+/* nd->kstat_rate from its first and last kernel-counter snapshots. */
+void pd_netdev_kstat_rate(struct pd_netdev *nd);
+
 #endif

@@ -88,6 +88,8 @@ pd_finalize_nic(struct pd_host *h, struct pd_arena *a)
 {
 	join_pci(h);
 	group_cards(h, a);
-	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
+	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
 		pd_netdev_counters(h, nd, a);
+		pd_netdev_kstat_rate(nd);
+	}
 }

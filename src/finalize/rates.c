@@ -153,3 +153,17 @@ pd_netdev_counters(struct pd_host *h, struct pd_netdev *nd,
 	for (int c = 0; c < PD_CTR_COUNT; c++)
 		one_meaning(h, nd, a, driver, (enum pd_ctr)c, last);
 }
+
+void
+pd_netdev_kstat_rate(struct pd_netdev *nd)
+{
+	const struct pd_kstat *k0 = &nd->kstat[0], *k1 = &nd->kstat[1];
+	struct pd_kstat_rate *r = &nd->kstat_rate;
+
+	if (nd->n_kstat < 2 || k1->time <= k0->time)
+		return;
+	r->known = true;
+	r->seconds = (double)(k1->time - k0->time);
+	r->rx_per_s = (double)(k1->rx_bytes - k0->rx_bytes) / r->seconds;
+	r->tx_per_s = (double)(k1->tx_bytes - k0->tx_bytes) / r->seconds;
+}

@@ -254,20 +254,18 @@ host(const struct pd_host *h)
 	json_t *rates = json_array();
 
 	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
-		const struct pd_kstat *k0 = &nd->kstat[0], *k1 = &nd->kstat[1];
+		const struct pd_kstat_rate *k = &nd->kstat_rate;
 		json_t *j;
 
-		if (nd->n_kstat < 2 || k1->time <= k0->time)
+		if (!k->known)
 			continue;
-		double dt = (double)(k1->time - k0->time);
-
 		j = json_object();
 		json_object_set_new(j, "name", json_string(nd->name));
-		json_object_set_new(j, "rx_bytes_per_s", json_real(round(
-		    (double)(k1->rx_bytes - k0->rx_bytes) / dt)));
-		json_object_set_new(j, "tx_bytes_per_s", json_real(round(
-		    (double)(k1->tx_bytes - k0->tx_bytes) / dt)));
-		json_object_set_new(j, "seconds", json_real(dt));
+		json_object_set_new(j, "rx_bytes_per_s",
+		    json_real(round(k->rx_per_s)));
+		json_object_set_new(j, "tx_bytes_per_s",
+		    json_real(round(k->tx_per_s)));
+		json_object_set_new(j, "seconds", json_real(k->seconds));
 		json_array_append_new(rates, j);
 	}
 	json_object_set_new(o, "kernel_counter_rates", rates);

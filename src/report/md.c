@@ -318,30 +318,19 @@ hosts(FILE *out, const struct pd_model *m)
 		}
 		fprintf(out, "- PCI devices: %u; network interfaces: %u\n",
 		    h->n_pcidevs, h->n_netdevs);
-		if (h->collector) {
-			unsigned n = 0;
-
-			for (const struct pd_collect_gap *g = h->gaps; g;
-			    g = g->next)
-				n++;
+		if (h->collector)
 			fprintf(out, "- Collected by %s; %u item%s it could "
-			    "not gather (manifest)\n", h->collector, n,
-			    n == 1 ? "" : "s");
-		}
+			    "not gather (manifest)\n", h->collector, h->n_gaps,
+			    h->n_gaps == 1 ? "" : "s");
 		for (const struct pd_netdev *nd = h->netdevs; nd;
 		    nd = nd->next) {
-			const struct pd_kstat *k0 = &nd->kstat[0],
-			    *k1 = &nd->kstat[1];
+			const struct pd_kstat_rate *k = &nd->kstat_rate;
 
-			if (nd->n_kstat < 2 || k1->time <= k0->time)
-				continue;
-			double dt = (double)(k1->time - k0->time);
-
-			fprintf(out, "- %s kernel counters: receive %.1f MB/s, "
-			    "send %.1f MB/s over %.0f s\n", nd->name,
-			    (double)(k1->rx_bytes - k0->rx_bytes) / dt / 1e6,
-			    (double)(k1->tx_bytes - k0->tx_bytes) / dt / 1e6,
-			    dt);
+			if (k->known)
+				fprintf(out, "- %s kernel counters: receive "
+				    "%.1f MB/s, send %.1f MB/s over %.0f s\n",
+				    nd->name, k->rx_per_s / 1e6,
+				    k->tx_per_s / 1e6, k->seconds);
 		}
 		for (const struct pd_model_note *n = h->notes; n; n = n->next) {
 			fprintf(out, "- Note: ");
