@@ -64,6 +64,20 @@ enum pd_port_type {
 	PD_PORT_PCI_TO_PCIE,
 };
 
+/* One function's path as finalize sees it: its PCIe link and ceiling,
+ * its port and that port's goodput, its receive rate.  Shared by the
+ * NIC and PCIe rules and the per-card tables of every renderer. */
+struct pd_pf_path {
+	const struct pd_pcidev *pf;
+	const struct pd_netdev *nd;	/* NULL when no netdev joined */
+	const struct pd_pcidev *root;	/* root port, NULL if unknown */
+	int mts, width, mps;		/* the link as trained, current MPS */
+	double ceiling_gbs;		/* payload ceiling of that link */
+	double port_gbs;		/* TCP goodput of the port; 0 unknown */
+	bool rx_known, rx_is_rate;
+	double rx;			/* bytes/s, or since-boot bytes */
+};
+
 struct pd_pcidev {
 	struct pd_pcidev *next;		/* sorted by bdf */
 	char bdf[16];			/* "0000:01:00.0" */
@@ -97,6 +111,7 @@ struct pd_pcidev {
 	const char *parent_source;	/* "lspci-tv", "bus ranges" */
 	struct pd_pcidev *root_port;	/* the root port above, if any */
 	struct pd_netdev *netdev;	/* joined on ethtool -i bus-info */
+	struct pd_pf_path path;		/* derived by finalize */
 };
 
 /* Canonical counter meanings (src/finalize/counter_alias.c maps driver names). */

@@ -3,6 +3,7 @@
  * the PFs of one adapter into a card, and counter snapshots into totals
  * and rates. */
 #include <string.h>
+#include "finalize/cardlink.h"
 #include "finalize/counters.h"
 #include "finalize/finalize.h"
 #include "pathdoctor/arena.h"
@@ -92,4 +93,6 @@ pd_finalize_nic(struct pd_host *h, struct pd_arena *a)
 		pd_netdev_counters(h, nd, a);
 		pd_netdev_kstat_rate(nd);
 	}
+	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)
+		pd_pf_path(d, &d->path);
 }

@@ -104,11 +104,10 @@ card(const struct pd_card *c)
 	json_object_set_new(o, "serial", c->has_dsn ? json_string(serial) :
 	    json_null());
 	for (unsigned i = 0; i < c->n_pfs; i++) {
-		struct pd_pf_path p;
+		struct pd_pf_path p = c->pfs[i]->path;
 		json_t *j = json_object();
 		char link[16];
 
-		pd_pf_path(c->pfs[i], &p);
 		pd_link_name(link, sizeof(link), p.mts, p.width);
 		json_object_set_new(j, "pf", json_string(p.pf->bdf));
 		json_object_set_new(j, "netdev", p.nd ? json_string(p.nd->name) :

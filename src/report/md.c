@@ -10,6 +10,7 @@
 #include "pathdoctor/profile.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
+#include "report/cards.h"
 #include "report/chart.h"
 
 /* Table cells must not break the table. */

@@ -1,12 +1,12 @@
 /* Terminal report: compact, coloured on a TTY unless NO_COLOR is set. */
 #include <string.h>
 #include "bundle/bundle.h"
-#include "finalize/cardlink.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
+#include "report/cards.h"
 
 struct style {
 	const char *bold, *dim, *red, *yellow, *green, *off;

@@ -83,7 +83,7 @@ view_card(const struct pd_card *c, struct card_view *cv)
 
 	memset(cv, 0, sizeof(*cv));
 	for (unsigned i = 0; i < c->n_pfs; i++) {
-		pd_pf_path(c->pfs[i], &cv->p[cv->n]);
+		cv->p[cv->n] = c->pfs[i]->path;
 		if (!cv->p[cv->n].rx_known)
 			continue;
 		known++;

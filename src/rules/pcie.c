@@ -52,12 +52,9 @@ ports_gbs(const struct pd_pcidev **grp, unsigned n)
 	double sum = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		struct pd_pf_path p;
-
-		pd_pf_path(grp[i], &p);
-		if (p.port_gbs <= 0)
+		if (grp[i]->path.port_gbs <= 0)
 			return 0;
-		sum += p.port_gbs;
+		sum += grp[i]->path.port_gbs;
 	}
 	return sum;
 }
