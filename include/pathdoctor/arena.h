@@ -1,7 +1,9 @@
 /* Run-lifetime region allocator.
  *
  * Ownership: everything allocated from an arena lives until
- * pd_arena_free(); nobody calls free() on arena memory.  Allocation
+ * pd_arena_free(); nobody calls free() on arena memory.  Heap memory that
+ * lives as long as the arena (a profile's streaming tables) is released
+ * by a cleanup registered with pd_arena_on_free, run newest first.  Allocation
  * failure aborts (a CLI tool has nothing better to do), which is only
  * acceptable because no allocation is ever sized by untrusted input
  * without a bound first.
@@ -17,6 +19,7 @@ struct pd_arena;
 
 struct pd_arena *pd_arena_new(void);
 void pd_arena_free(struct pd_arena *a);
+void pd_arena_on_free(struct pd_arena *a, void (*fn)(void *ctx), void *ctx);
 void *pd_arena_alloc(struct pd_arena *a, size_t n);	/* zeroed */
 char *pd_arena_strdup(struct pd_arena *a, const char *s);
 char *pd_arena_strndup(struct pd_arena *a, const char *s, size_t n);

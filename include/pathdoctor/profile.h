@@ -71,6 +71,20 @@ struct pd_prof_group {
 };
 
 #define PD_PROF_GROUPS 8
+#define PD_PROF_TOP 10		/* top symbols kept per group */
+
+/* A call stack after symbolisation: n symbol indexes from
+ * stack_syms[off], leaf first, sampled on a CPU of group. */
+struct pd_prof_stack {
+	uint32_t off, n;
+	unsigned group;
+	double period;
+};
+
+struct pd_prof_dso {
+	const char *name;
+	double self;			/* period */
+};
 #define PD_PROF_BUILDIDS 4096
 
 /* A DSO's build id as perf recorded it (HEADER_BUILD_ID, MMAP2). */
@@ -91,11 +105,19 @@ struct pd_profile {
 	struct pd_evidence ev;
 	struct pd_prof_buildid *buildids;	/* [PD_PROF_BUILDIDS] */
 	unsigned n_buildids;
-	struct pd_prof_raw *raw;
+	struct pd_prof_raw *raw;	/* streaming tables, until symbolised */
 	/* after pd_profile_symbolise: */
 	struct pd_prof_sym *syms;	/* by self period, descending */
-	uint32_t *addr_sym;		/* heap: symbol of each raw address */
 	unsigned n_syms;
+	struct pd_prof_stack *stacks;	/* heap: the distinct call stacks */
+	unsigned n_stacks;
+	uint32_t *stack_syms;		/* heap: their symbols, leaf first */
+	/* top symbols per group, busy samples, by self [0] and inclusive
+	 * [1] (none without call chains) */
+	unsigned top[PD_PROF_GROUPS][2][PD_PROF_TOP];
+	unsigned n_top[PD_PROF_GROUPS][2];
+	struct pd_prof_dso *dsos;	/* self summed per DSO, descending */
+	unsigned n_dsos;
 	double *sym_group_self;		/* [sym * PD_PROF_GROUPS + group] */
 	double *sym_group_incl;		/* busy samples only */
 	struct pd_prof_group groups[PD_PROF_GROUPS];
@@ -135,6 +157,8 @@ unsigned pd_profile_top(const struct pd_profile *p, int g, bool inclusive,
  * match accepts (each stack once: nested matches do not add up). */
 void pd_profile_stack_share(const struct pd_profile *p,
     bool (*match)(const struct pd_prof_sym *s, void *ctx), void *ctx,
-    double out[PD_PROF_GROUPS], const struct pd_host *h);
+    double out[PD_PROF_GROUPS]);
+/* p->top, p->n_top and p->dsos, once p->syms is final (finalize). */
+void pd_profile_views(struct pd_profile *p, struct pd_arena *a);
 
 #endif

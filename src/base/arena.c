@@ -13,8 +13,15 @@ struct chunk {
 	max_align_t data[];
 };
 
+struct cleanup {
+	struct cleanup *next;
+	void (*fn)(void *ctx);
+	void *ctx;
+};
+
 struct pd_arena {
 	struct chunk *chunks;
+	struct cleanup *cleanups;	/* newest first */
 };
 
 void *
@@ -55,7 +62,19 @@ pd_arena_new(void)
 	struct pd_arena *a = pd_xmalloc(sizeof(*a));
 
 	a->chunks = NULL;
+	a->cleanups = NULL;
 	return a;
+}
+
+void
+pd_arena_on_free(struct pd_arena *a, void (*fn)(void *ctx), void *ctx)
+{
+	struct cleanup *c = pd_arena_alloc(a, sizeof(*c));
+
+	c->fn = fn;
+	c->ctx = ctx;
+	c->next = a->cleanups;
+	a->cleanups = c;
 }
 
 void
@@ -63,6 +82,9 @@ pd_arena_free(struct pd_arena *a)
 {
 	if (!a)
 		return;
+	/* newest first, while the arena memory they may read still exists */
+	for (struct cleanup *c = a->cleanups; c; c = c->next)
+		c->fn(c->ctx);
 	while (a->chunks) {
 		struct chunk *c = a->chunks;
 

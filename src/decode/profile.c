@@ -467,3 +467,33 @@ pd_prof_report_total(struct pd_prof_raw *r, double period)
 	r->total_fixed = true;
 	r->period = period;
 }
+
+/* The profile's heap tables: the streaming ones, or once symbolised,
+ * the stacks finalize kept of them. */
+static void
+release_profile(void *ctx)
+{
+	struct pd_profile *p = ctx;
+
+	pd_prof_raw_free(p->raw);
+	free(p->stacks);
+	free(p->stack_syms);
+}
+
+struct pd_profile *
+pd_host_profile(struct pd_host *h, struct pd_arena *a, const char *member,
+    const char *reader)
+{
+	struct pd_profile **pp = &h->profiles, *p;
+
+	while (*pp && strcmp((*pp)->member, member) < 0)
+		pp = &(*pp)->next;
+	p = pd_arena_alloc(a, sizeof(*p));
+	p->member = pd_arena_strdup(a, member);
+	p->reader = reader;
+	p->raw = pd_prof_raw_new();
+	pd_arena_on_free(a, release_profile, p);
+	p->next = *pp;
+	*pp = p;
+	return p;
+}

@@ -440,29 +440,13 @@ cmp_self(const void *x, const void *y)
 	return c ? c : strcmp(a->dso, b->dso);
 }
 
+/* Self periods per symbol, per CPU and per group (core type). */
 static void
-symbolise_one(struct pd_profile *p, struct pd_host *h,
-    struct pd_arena *a)
+sum_self(struct pd_profile *p, struct pd_host *h, struct symtab *t,
+    const uint32_t *sym_of, struct pd_arena *a)
 {
-	struct pd_prof_raw *r = p->raw;
-	struct symtab t = { 0 };
-	uint32_t *sym_of = pd_xmalloc((r->n_addrs + 1) * sizeof(*sym_of));
+	const struct pd_prof_raw *r = p->raw;
 	bool seen_cpu[PD_MAX_CPUS] = { false };
-
-	struct kernel_elf kv;
-	struct maps mx;
-
-	find_vmlinux(h, p, &kv);
-	maps_index(&mx, r);
-	for (unsigned i = 0; i < r->n_addrs; i++)
-		sym_of[i] = name_addr(&t, a, h, &mx, &r->addrs[i], p, &kv);
-	free(mx.order);
-	free(mx.forks);
-	p->n_syms = t.n;
-	p->sym_group_self = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
-	    sizeof(double));
-	p->sym_group_incl = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
-	    sizeof(double));
 	int max_cpu = -1;
 
 	for (unsigned i = 0; i < r->self_size; i++) {
@@ -489,22 +473,30 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 			seen_cpu[cpu] = true;
 			p->groups[g].n_cpus++;
 		}
-		t.v[sym].self += s->period;
-		t.v[sym].samples += s->samples;
+		t->v[sym].self += s->period;
+		t->v[sym].samples += s->samples;
 		if (cpu >= 0 && (unsigned)cpu < p->n_cpu_slots) {
 			p->cpu_total[cpu] += s->period;
-			if (t.v[sym].idle)
+			if (t->v[sym].idle)
 				p->cpu_idle[cpu] += s->period;
 		}
 		p->sym_group_self[sym * PD_PROF_GROUPS + g] += s->period;
 		p->groups[g].total += s->period;
-		if (t.v[sym].idle)
+		if (t->v[sym].idle)
 			p->groups[g].idle += s->period;
 	}
-	/* inclusive: each symbol once per stack */
-	uint32_t *mark = pd_xmalloc((t.n + 1) * sizeof(*mark));
+}
 
-	memset(mark, 0xff, (t.n + 1) * sizeof(*mark));
+/* Inclusive periods: each symbol once per stack; perf report text
+ * states them outright. */
+static void
+sum_inclusive(struct pd_profile *p, struct pd_host *h, struct symtab *t,
+    const uint32_t *sym_of)
+{
+	const struct pd_prof_raw *r = p->raw;
+	uint32_t *mark = pd_xmalloc((t->n + 1) * sizeof(*mark));
+
+	memset(mark, 0xff, (t->n + 1) * sizeof(*mark));
 	for (unsigned i = 0; i < r->stack_size; i++) {
 		const struct prof_stack *s = &r->stacks[i];
 
@@ -513,7 +505,7 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 		unsigned g = group_of(p, h, s->cpu);
 		/* per core type, inclusive counts busy samples only (the
 		 * leaf, first in the stack, not idle), as its self does */
-		bool busy = !t.v[sym_of[r->slots[s->off]]].idle;
+		bool busy = !t->v[sym_of[r->slots[s->off]]].idle;
 
 		for (uint32_t k = 0; k < s->n; k++) {
 			uint32_t sym = sym_of[r->slots[s->off + k]];
@@ -521,63 +513,95 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 			if (mark[sym] == i)
 				continue;
 			mark[sym] = i;
-			t.v[sym].inclusive += s->period;
+			t->v[sym].inclusive += s->period;
 			if (busy)
 				p->sym_group_incl[sym * PD_PROF_GROUPS + g] +=
-			    s->period;
+				    s->period;
 		}
 	}
 	free(mark);
-	/* perf report text states inclusive shares outright */
 	for (unsigned i = 0; i < r->n_addrs; i++)
 		if (r->addrs[i].pid == PROF_NAMED_PID &&
 		    r->names[r->addrs[i].ip].inclusive >= 0)
-			t.v[sym_of[i]].inclusive =
+			t->v[sym_of[i]].inclusive =
 			    r->names[r->addrs[i].ip].inclusive;
-	/* sort by self (references, so each keeps its old index), carrying
-	 * the per-group arrays along */
-	struct sym_ref *order = pd_xmalloc((t.n + 1) * sizeof(*order));
-	struct pd_prof_sym *sorted = pd_arena_alloc(a, (t.n + 1) *
+}
+
+/* p->syms sorted by self (references, so each keeps its old index),
+ * the per-group arrays carried along and sym_of remapped. */
+static void
+sort_by_self(struct pd_profile *p, struct symtab *t, uint32_t *sym_of,
+    struct pd_arena *a)
+{
+	struct sym_ref *order = pd_xmalloc((t->n + 1) * sizeof(*order));
+	struct pd_prof_sym *sorted = pd_arena_alloc(a, (t->n + 1) *
 	    sizeof(*sorted));
-	double *gs = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
+	double *gs = pd_arena_alloc(a, (t->n + 1) * PD_PROF_GROUPS *
 	    sizeof(double));
-	double *gi = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
+	double *gi = pd_arena_alloc(a, (t->n + 1) * PD_PROF_GROUPS *
 	    sizeof(double));
 
-	for (unsigned i = 0; i < t.n; i++)
-		order[i] = (struct sym_ref){ &t.v[i], i };
-	qsort(order, t.n, sizeof(*order), cmp_self);
-	for (unsigned i = 0; i < t.n; i++) {
+	for (unsigned i = 0; i < t->n; i++)
+		order[i] = (struct sym_ref){ &t->v[i], i };
+	qsort(order, t->n, sizeof(*order), cmp_self);
+	for (unsigned i = 0; i < t->n; i++) {
 		uint32_t old = order[i].idx;
 
-		sorted[i] = t.v[old];
+		sorted[i] = t->v[old];
 		memcpy(gs + i * PD_PROF_GROUPS, p->sym_group_self +
 		    old * PD_PROF_GROUPS, PD_PROF_GROUPS * sizeof(double));
 		memcpy(gi + i * PD_PROF_GROUPS, p->sym_group_incl +
 		    old * PD_PROF_GROUPS, PD_PROF_GROUPS * sizeof(double));
 	}
-	/* the stacks keep pointing at old indexes: remap for later walks */
-	uint32_t *new_of = pd_xmalloc((t.n + 1) * sizeof(*new_of));
+	uint32_t *new_of = pd_xmalloc((t->n + 1) * sizeof(*new_of));
 
-	for (unsigned i = 0; i < t.n; i++)
+	for (unsigned i = 0; i < t->n; i++)
 		new_of[order[i].idx] = i;
-	for (unsigned i = 0; i < r->n_addrs; i++)
+	for (unsigned i = 0; i < p->raw->n_addrs; i++)
 		sym_of[i] = new_of[sym_of[i]];
 	free(new_of);
 	free(order);
 	p->syms = sorted;
 	p->sym_group_self = gs;
 	p->sym_group_incl = gi;
-	p->addr_sym = sym_of;
-	free(t.v);
-	free(t.index);
+}
+
+/* The stacks as symbols, for rules that ask which stacks hold a kind
+ * of symbol: the raw slots are rewritten in place and taken over. */
+static void
+keep_stacks(struct pd_profile *p, struct pd_host *h, const uint32_t *sym_of)
+{
+	struct pd_prof_raw *r = p->raw;
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->n_slots; i++)
+		r->slots[i] = sym_of[r->slots[i]];
+	for (unsigned i = 0; i < r->stack_size; i++)
+		n += r->stacks[i].n > 0;
+	p->stacks = pd_xmalloc((n + 1) * sizeof(*p->stacks));
+	for (unsigned i = 0; i < r->stack_size; i++) {
+		const struct prof_stack *s = &r->stacks[i];
+
+		if (s->n)
+			p->stacks[p->n_stacks++] = (struct pd_prof_stack){
+				.off = s->off, .n = s->n, .period = s->period,
+				.group = group_of(p, h, s->cpu) };
+	}
+	p->stack_syms = r->slots;
+	r->slots = NULL;
+}
+
+static void
+note_sources(struct pd_profile *p, struct pd_host *h,
+    const struct kernel_elf *kv, struct pd_arena *a)
+{
 	unsigned n_elfs = 0;
 
 	for (const struct pd_elf *e = h->elfs; e; e = e->next)
 		n_elfs++;
 	p->symbols = pd_arena_printf(a, "kernel: %s; user space: %u ELF "
-	    "file%s", h->n_ksyms ? h->ksyms_member : kv.elf ?
-	    kv.elf->member : "none (no kallsyms)", n_elfs,
+	    "file%s", h->n_ksyms ? h->ksyms_member : kv->elf ?
+	    kv->elf->member : "none (no kallsyms)", n_elfs,
 	    n_elfs == 1 ? "" : "s");
 	if (p->kernel_unnamed)
 		pd_host_note(h, a, &p->ev, "kernel addresses in %s could not be "
@@ -591,78 +615,45 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 		    "perf.data");
 }
 
+static void
+symbolise_one(struct pd_profile *p, struct pd_host *h,
+    struct pd_arena *a)
+{
+	struct pd_prof_raw *r = p->raw;
+	struct symtab t = { 0 };
+	uint32_t *sym_of = pd_xmalloc((r->n_addrs + 1) * sizeof(*sym_of));
+	struct kernel_elf kv;
+	struct maps mx;
+
+	find_vmlinux(h, p, &kv);
+	maps_index(&mx, r);
+	for (unsigned i = 0; i < r->n_addrs; i++)
+		sym_of[i] = name_addr(&t, a, h, &mx, &r->addrs[i], p, &kv);
+	free(mx.order);
+	free(mx.forks);
+	p->n_syms = t.n;
+	p->sym_group_self = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
+	    sizeof(double));
+	p->sym_group_incl = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
+	    sizeof(double));
+	sum_self(p, h, &t, sym_of, a);
+	sum_inclusive(p, h, &t, sym_of);
+	sort_by_self(p, &t, sym_of, a);
+	keep_stacks(p, h, sym_of);
+	free(sym_of);
+	free(t.v);
+	free(t.index);
+	note_sources(p, h, &kv, a);
+	pd_profile_views(p, a);
+	/* what rules and renderers read is in p now */
+	pd_prof_raw_free(r);
+	p->raw = NULL;
+}
+
 void
 pd_profile_symbolise(struct pd_host *h, struct pd_arena *a)
 {
 	for (struct pd_profile *p = h->profiles; p; p = p->next)
 		if (p->raw && !p->syms)
 			symbolise_one(p, h, a);
-}
-
-void
-pd_profile_stack_share(const struct pd_profile *p,
-    bool (*match)(const struct pd_prof_sym *s, void *ctx), void *ctx,
-    double out[PD_PROF_GROUPS], const struct pd_host *h)
-{
-	const struct pd_prof_raw *r = p->raw;
-
-	memset(out, 0, PD_PROF_GROUPS * sizeof(double));
-	if (!r || !p->addr_sym)
-		return;
-	/* match each symbol once, not once per stack slot */
-	bool *hit = pd_xmalloc(p->n_syms + 1);
-	bool any = false;
-
-	for (unsigned i = 0; i < p->n_syms; i++)
-		any |= hit[i] = match(&p->syms[i], ctx);
-	for (unsigned i = 0; any && i < r->stack_size; i++) {
-		const struct prof_stack *s = &r->stacks[i];
-		uint32_t k = 0;
-
-		while (k < s->n && !hit[p->addr_sym[r->slots[s->off + k]]])
-			k++;
-		if (!s->n || k == s->n)
-			continue;
-		const char *type = s->cpu >= 0 && s->cpu < PD_MAX_CPUS &&
-		    h->cpu_type_of ? h->cpu_type_of[s->cpu] : NULL;
-
-		for (unsigned g = 0; g < p->n_groups; g++)
-			if (strcmp(p->groups[g].name, type ? type :
-			    "all CPUs") == 0)
-				out[g] += s->period;
-	}
-	free(hit);
-}
-
-static double
-weight(const struct pd_profile *p, unsigned i, int g, bool inclusive)
-{
-	if (g < 0)
-		return inclusive ? p->syms[i].inclusive : p->syms[i].self;
-	return (inclusive ? p->sym_group_incl : p->sym_group_self)
-	    [i * PD_PROF_GROUPS + (unsigned)g];
-}
-
-unsigned
-pd_profile_top(const struct pd_profile *p, int g, bool inclusive,
-    unsigned *out, unsigned n)
-{
-	unsigned k = 0;
-
-	/* insertion into a short sorted list: n is small */
-	for (unsigned i = 0; i < p->n_syms; i++) {
-		double w = weight(p, i, g, inclusive);
-		unsigned j;
-
-		if (p->syms[i].idle || w <= 0 || (k == n &&
-		    w <= weight(p, out[n - 1], g, inclusive)))
-			continue;
-		j = k < n ? k++ : n - 1;
-		while (j > 0 && weight(p, out[j - 1], g, inclusive) < w) {
-			out[j] = out[j - 1];
-			j--;
-		}
-		out[j] = i;
-	}
-	return k;
 }

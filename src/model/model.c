@@ -4,7 +4,6 @@
 #include <string.h>
 #include "pathdoctor/arena.h"
 #include "pathdoctor/model.h"
-#include "pathdoctor/profile.h"
 #include "pathdoctor/text.h"
 
 struct pd_model *
@@ -22,11 +21,6 @@ pd_model_free(struct pd_model *m)
 {
 	if (!m)
 		return;
-	for (struct pd_host *h = m->hosts; h; h = h->next)
-		for (struct pd_profile *p = h->profiles; p; p = p->next) {
-			pd_prof_raw_free(p->raw);
-			free(p->addr_sym);
-		}
 	pd_arena_free(m->arena);
 }
 
@@ -220,23 +214,6 @@ pd_host_cpu_index_type(struct pd_host *h, struct pd_arena *a, unsigned cpu,
 		    sizeof(*h->cpu_type_of));
 	if (!h->cpu_type_of[cpu])
 		h->cpu_type_of[cpu] = pd_arena_strdup(a, name);
-}
-
-struct pd_profile *
-pd_host_profile(struct pd_host *h, struct pd_arena *a, const char *member,
-    const char *reader)
-{
-	struct pd_profile **pp = &h->profiles, *p;
-
-	while (*pp && strcmp((*pp)->member, member) < 0)
-		pp = &(*pp)->next;
-	p = pd_arena_alloc(a, sizeof(*p));
-	p->member = pd_arena_strdup(a, member);
-	p->reader = reader;
-	p->raw = pd_prof_raw_new();
-	p->next = *pp;
-	*pp = p;
-	return p;
 }
 
 void

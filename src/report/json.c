@@ -142,7 +142,6 @@ card(const struct pd_card *c)
 }
 
 #define PD_JSON_SYMBOLS 30	/* hottest symbols by self share */
-#define PD_JSON_TOP 10		/* per core type, by self and inclusive */
 
 static json_t *
 sizes_json(const struct pd_size_count *v, unsigned n)
@@ -312,13 +311,12 @@ profile(const struct pd_host *h, const struct pd_profile *p)
 		json_object_set_new(j, "idle_pct", json_real(pct(pg->idle,
 		    pg->total)));
 		for (int incl = 0; incl < 2; incl++) {
-			unsigned top[PD_JSON_TOP], n;
+			const unsigned *top = p->top[g][incl];
+			unsigned n = p->n_top[g][incl];
 			json_t *arr = json_array();
 			const double *w = incl ? p->sym_group_incl :
 			    p->sym_group_self;
 
-			n = incl && !p->has_callchain ? 0 :
-			    pd_profile_top(p, (int)g, incl, top, PD_JSON_TOP);
 			for (unsigned k = 0; k < n; k++) {
 				json_t *e = json_object();
 

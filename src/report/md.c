@@ -1,5 +1,4 @@
 /* Markdown report: pastes cleanly into forum posts and tickets. */
-#include <stdlib.h>
 #include <string.h>
 #include "bundle/bundle.h"
 #include "decode/capture.h"
@@ -153,54 +152,27 @@ share(double part, double whole)
 
 #define MD_DSOS 8
 
-struct dso_share {
-	const char *name;
-	double self;
-};
-
-static int
-cmp_dso_share(const void *x, const void *y)
-{
-	const struct dso_share *a = x, *b = y;
-
-	if (a->self != b->self)
-		return a->self > b->self ? -1 : 1;
-	return strcmp(a->name, b->name);
-}
-
 /* Where names are missing, the self shares summed per DSO still say
  * where the time goes. */
 static void
 by_dso(FILE *out, const struct pd_profile *p)
 {
-	struct dso_share *v = pd_xmalloc((p->n_syms + 1) * sizeof(*v));
-	unsigned n = 0;
 	double other = 0;
 
-	for (unsigned i = 0; i < p->n_syms; i++) {
-		unsigned k = 0;
-
-		while (k < n && strcmp(v[k].name, p->syms[i].dso) != 0)
-			k++;
-		if (k == n)
-			v[n++] = (struct dso_share){ p->syms[i].dso, 0 };
-		v[k].self += p->syms[i].self;
-	}
-	qsort(v, n, sizeof(*v), cmp_dso_share);
 	fprintf(out, "\nBy DSO (some addresses have no name):\n\n"
 	    "| DSO | self |\n|---|---:|\n");
-	for (unsigned k = 0; k < n; k++) {
+	for (unsigned k = 0; k < p->n_dsos; k++) {
 		if (k >= MD_DSOS) {
-			other += v[k].self;
+			other += p->dsos[k].self;
 			continue;
 		}
 		fprintf(out, "| ");
-		cell(out, v[k].name);
-		fprintf(out, " | %.2f %% |\n", share(v[k].self, p->period));
+		cell(out, p->dsos[k].name);
+		fprintf(out, " | %.2f %% |\n", share(p->dsos[k].self,
+		    p->period));
 	}
 	if (other > 0)
 		fprintf(out, "| others | %.2f %% |\n", share(other, p->period));
-	free(v);
 }
 
 #define MD_TOP 6
@@ -210,7 +182,6 @@ by_dso(FILE *out, const struct pd_profile *p)
 static void
 top_of_type(FILE *out, const struct pd_profile *p, unsigned g)
 {
-	unsigned top[MD_TOP], n;
 	double busy = p->groups[g].total - p->groups[g].idle;
 
 	fprintf(out, "\n- %s, busy samples, by self share: ",
@@ -218,9 +189,12 @@ top_of_type(FILE *out, const struct pd_profile *p, unsigned g)
 	for (int incl = 0; incl <= (p->has_callchain ? 1 : 0); incl++) {
 		const double *w = incl ? p->sym_group_incl : p->sym_group_self;
 
+		const unsigned *top = p->top[g][incl];
+		unsigned n = p->n_top[g][incl] < MD_TOP ? p->n_top[g][incl] :
+		    MD_TOP;
+
 		if (incl)
 			fprintf(out, "; by inclusive share: ");
-		n = pd_profile_top(p, (int)g, incl, top, MD_TOP);
 		for (unsigned i = 0; i < n; i++) {
 			cell(out, p->syms[top[i]].name);
 			fprintf(out, " %.1f %%%s", share(w[top[i] *

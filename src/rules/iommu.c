@@ -61,8 +61,7 @@ busy(const struct pd_prof_group *g)
 }
 
 static void
-measure(const struct pd_profile *p, const struct pd_host *h,
-    struct shares *s)
+measure(const struct pd_profile *p, struct shares *s)
 {
 	memset(s, 0, sizeof(*s));
 	for (unsigned i = 0; i < p->n_syms; i++) {
@@ -74,7 +73,7 @@ measure(const struct pd_profile *p, const struct pd_host *h,
 			s->self[g] += p->sym_group_self[i * PD_PROF_GROUPS + g];
 	}
 	if (p->has_callchain)
-		pd_profile_stack_share(p, is_invalidation, NULL, s->incl, h);
+		pd_profile_stack_share(p, is_invalidation, NULL, s->incl);
 	for (unsigned g = 0; g < p->n_groups; g++) {
 		double b = busy(&p->groups[g]);
 		double fs = b > 0 ? s->self[g] / b : 0;
@@ -142,7 +141,7 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 
 		if (!p->samples || !p->syms)
 			continue;
-		measure(p, h, &s);
+		measure(p, &s);
 		if (s.f_self < FIRE_SHARE)
 			continue;
 		const struct pd_prof_group *g = &p->groups[s.worst];
