@@ -19,6 +19,15 @@ enum pd_risk { PD_RISK_LOW = 1, PD_RISK_MEDIUM, PD_RISK_HIGH };
 enum pd_level { PD_LEVEL_INFO = 0, PD_LEVEL_LOW, PD_LEVEL_MEDIUM,
 	PD_LEVEL_HIGH, PD_LEVEL_OFF };
 
+/* Payload-size histograms for the renderers to draw: one, or two side
+ * by side ("tap vs physical"), the first rows sizes by count. */
+struct pd_chart {
+	const char *title_a, *title_b;	/* title_b NULL: one histogram */
+	const struct pd_size_count *a, *b;
+	unsigned n_a, n_b;
+	unsigned rows;
+};
+
 #define PD_MAX_EVIDENCE 8
 #define PD_MAX_FIX 8
 
@@ -36,7 +45,7 @@ struct pd_finding {
 	const char *fix[PD_MAX_FIX];	/* commands or config lines */
 	unsigned n_fix;
 	const char *verify;		/* how to check the fix worked */
-	const char *chart;		/* preformatted lines (histograms) */
+	const struct pd_chart *chart;	/* NULL when none */
 	struct pd_evidence ev[PD_MAX_EVIDENCE];
 	unsigned n_ev;
 	long score;			/* set by pd_findings_rank */

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "pathdoctor/arena.h"
+#include "pathdoctor/finding.h"
 #include "report/chart.h"
 
 #define BAR 24
@@ -80,4 +81,13 @@ pd_chart_sizes(struct pd_arena *a, const char *ta,
 		}
 	}
 	return pd_arena_strndup(a, out, len);
+}
+
+const char *
+pd_chart_draw(struct pd_arena *a, const struct pd_chart *c)
+{
+	if (!c)
+		return NULL;
+	return pd_chart_sizes(a, c->title_a, c->a, c->n_a, c->title_b, c->b,
+	    c->n_b, c->rows);
 }

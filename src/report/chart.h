@@ -13,4 +13,8 @@ const char *pd_chart_sizes(struct pd_arena *a, const char *title_a,
     const struct pd_size_count *va, unsigned na, const char *title_b,
     const struct pd_size_count *vb, unsigned nb, unsigned rows);
 
+/* A finding's chart as text lines; NULL when it has none. */
+struct pd_chart;
+const char *pd_chart_draw(struct pd_arena *a, const struct pd_chart *c);
+
 #endif

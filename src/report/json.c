@@ -12,6 +12,7 @@
 #include "pathdoctor/profile.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
+#include "report/chart.h"
 
 static json_t *
 str_or_null(const char *s)
@@ -31,7 +32,7 @@ evidence(const struct pd_evidence *ev)
 }
 
 static json_t *
-finding(const struct pd_finding *f)
+finding(const struct pd_finding *f, struct pd_arena *a)
 {
 	json_t *o = json_object(), *gain = json_object(), *risk = json_object();
 	json_t *fix = json_array(), *ev = json_array();
@@ -57,7 +58,8 @@ finding(const struct pd_finding *f)
 		json_array_append_new(fix, json_string(f->fix[i]));
 	json_object_set_new(o, "fix", fix);
 	json_object_set_new(o, "verify", str_or_null(f->verify));
-	json_object_set_new(o, "chart", str_or_null(f->chart));
+	json_object_set_new(o, "chart", str_or_null(pd_chart_draw(a,
+	    f->chart)));
 	for (unsigned i = 0; i < f->n_ev; i++)
 		json_array_append_new(ev, evidence(&f->ev[i]));
 	json_object_set_new(o, "evidence", ev);
@@ -383,7 +385,8 @@ render_json(const struct pd_report *r, FILE *out)
 	    json_string("pathdoctor " PD_VERSION));
 	json_object_set_new(root, "bundle", json_string(r->bundle));
 	for (size_t i = 0; i < r->findings->n; i++)
-		json_array_append_new(fs, finding(r->findings->v[i]));
+		json_array_append_new(fs, finding(r->findings->v[i],
+		    pd_model_arena(r->model)));
 	json_object_set_new(root, "findings", fs);
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next) {

@@ -48,9 +48,11 @@ finding(FILE *out, const struct pd_report *r, size_t i,
 	if (r->model->n_hosts > 1)
 		fprintf(out, " (host %s)", f->host->name);
 	fprintf(out, "\n\n%s\n\n", f->summary);
-	if (f->chart) {
+	const char *chart = pd_chart_draw(pd_model_arena(r->model), f->chart);
+
+	if (chart) {
 		fprintf(out, "```\n");
-		for (const char *p = f->chart; *p;) {
+		for (const char *p = chart; *p;) {
 			size_t n = strcspn(p, "\n");
 			char line[512];
 

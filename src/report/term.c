@@ -7,6 +7,7 @@
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 #include "report/cards.h"
+#include "report/chart.h"
 
 struct style {
 	const char *bold, *dim, *red, *yellow, *green, *off;
@@ -47,7 +48,10 @@ render_term(const struct pd_report *r, FILE *out)
 		if (r->model->n_hosts > 1)
 			fprintf(out, " [%s]", f->host->name);
 		fprintf(out, "\n   %s\n", f->summary);
-		for (const char *p = f->chart; p && *p;) {
+		const char *chart = pd_chart_draw(pd_model_arena(r->model),
+		    f->chart);
+
+		for (const char *p = chart; p && *p;) {
 			size_t n = strcspn(p, "\n");
 
 			fprintf(out, "   %s%.*s%s\n", s->dim, (int)n, p, s->off);

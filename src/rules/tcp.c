@@ -14,7 +14,6 @@
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/rule.h"
-#include "report/chart.h"
 
 #define SUPER_SHARE 0.3		/* of data segments on the virtual side */
 #define MSS_SHARE 0.9		/* of data segments on the physical side */
@@ -170,8 +169,12 @@ captured(const struct pd_rule *self, const struct pd_host *h,
 		    limit : 64000), limit > 0 ? limit : 64000);
 		gso_gain(f, out, p, dp, fp->last_ts - fp->first_ts);
 		f->confidence = 80;
-		f->chart = pd_chart_sizes(out->arena, v->ifname, dv->sizes,
-		    dv->n_sizes, p->ifname, dp->sizes, dp->n_sizes, 8);
+		struct pd_chart *c = pd_arena_alloc(out->arena, sizeof(*c));
+
+		*c = (struct pd_chart){ .title_a = v->ifname, .a = dv->sizes,
+			.n_a = dv->n_sizes, .title_b = p->ifname, .b = dp->sizes,
+			.n_b = dp->n_sizes, .rows = 8 };
+		f->chart = c;
 		f->ev[f->n_ev++] = v->ev;
 		f->ev[f->n_ev++] = p->ev;
 		if (p->netdev)
