@@ -6,7 +6,6 @@
 #include <pcap/pcap.h>
 #include <stdio.h>
 #include <string.h>
-#include "base/ifpath.h"
 #include "decode/capture.h"
 #include "decode/packet.h"
 #include "pathdoctor/arena.h"
@@ -38,27 +37,6 @@ bid_pcap(const struct pd_member *m)
 	return 0;
 }
 
-/* The interface a capture member names; its base name when that is no
- * interface name (noted). */
-const char *pd_capture_ifname(const struct pd_member *m, struct pd_diag *d);
-
-const char *
-pd_capture_ifname(const struct pd_member *m, struct pd_diag *d)
-{
-	const char *name = pd_ifname_from_path(d->arena, m->hint_path,
-	    &pd_format_pcap);
-
-	if (!name || !pd_ifname_valid(name)) {
-		pd_diag_note(d, PD_WARN, "capture.no-ifname", 0, "'%s' does "
-		    "not name an interface: name captures pcap/IF.pcap so they "
-		    "can be joined to ip link and ethtool", name ? name :
-		    m->path);
-		if (!name)
-			name = "?";
-	}
-	return name;
-}
-
 static enum pd_status
 parse_pcap(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
@@ -86,7 +64,7 @@ parse_pcap(const struct pd_member *m, struct pd_input *in,
 	}
 	int lt = pcap_datalink(p);
 	struct pd_capture *cap = pd_host_capture(h, d->arena, m->path,
-	    pd_capture_ifname(m, d));
+	    pd_capture_ifname(m, d, &pd_format_pcap));
 
 	cap->linktype = lt;
 	cap->snaplen = (uint32_t)pcap_snapshot(p);

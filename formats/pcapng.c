@@ -37,7 +37,8 @@ struct walk {
 	bool le;
 };
 
-const char *pd_capture_ifname(const struct pd_member *m, struct pd_diag *d);
+
+extern const struct pd_format pd_format_pcapng;
 
 static double
 pow10i(unsigned e)
@@ -118,7 +119,7 @@ idb(struct walk *w, struct pd_cursor *c)
 	}
 	if (!name[0])
 		snprintf(name, sizeof(name), "%s", pd_capture_ifname(w->m,
-		    w->d));
+		    w->d, &pd_format_pcapng));
 	f->cap = pd_host_capture(w->h, w->d->arena, w->m->path, name);
 	f->cap->linktype = f->linktype;
 	f->cap->snaplen = f->snaplen;

@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/ifpath.h"
 #include "decode/capture.h"
 #include "decode/packet.h"
 #include "pathdoctor/arena.h"
+#include "pathdoctor/diag.h"
+#include "pathdoctor/format.h"
 
 #define EVICT_KEEP (PD_FLOW_TABLE / 2)
 #define EXACT_SIZES 65536	/* payload sizes counted in a flat array */
@@ -503,4 +506,21 @@ pd_capture_end(struct pd_capture_state *st)
 	free(st->exact);
 	free(st->table);
 	free(st);
+}
+
+const char *
+pd_capture_ifname(const struct pd_member *m, struct pd_diag *d,
+    const struct pd_format *f)
+{
+	const char *name = pd_ifname_from_path(d->arena, m->hint_path, f);
+
+	if (!name || !pd_ifname_valid(name)) {
+		pd_diag_note(d, PD_WARN, "capture.no-ifname", 0, "'%s' does "
+		    "not name an interface: name captures pcap/IF.pcap so they "
+		    "can be joined to ip link and ethtool", name ? name :
+		    m->path);
+		if (!name)
+			name = "?";
+	}
+	return name;
 }

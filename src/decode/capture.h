@@ -32,4 +32,12 @@ void pd_flow_key_fmt(char *buf, size_t n, const struct pd_flow_key *k);
 /* Bucket index of a payload size (0, then log2 ranges). */
 unsigned pd_size_bucket(uint32_t bytes);
 
+/* The interface a capture member names (f's name prefixes stripped);
+ * its base name, noted, when that is no interface name. */
+struct pd_member;
+struct pd_diag;
+struct pd_format;
+const char *pd_capture_ifname(const struct pd_member *m, struct pd_diag *d,
+    const struct pd_format *f);
+
 #endif
