@@ -24,10 +24,9 @@ level_colour(const struct style *s, enum pd_level l)
 	    s->green;
 }
 
-static int
-render_term(const struct pd_report *r, FILE *out)
+static void
+header(FILE *out, const struct pd_report *r, const struct style *s)
 {
-	const struct style *s = r->color ? &ansi : &plain;
 	const struct pd_findings *fs = r->findings;
 	unsigned n_ne = r->n_not_evaluated, n_warn = r->n_members_noted;
 
@@ -36,38 +35,45 @@ render_term(const struct pd_report *r, FILE *out)
 	    r->bundle, fs->n, fs->n == 1 ? "" : "s", n_ne, n_ne == 1 ? "" : "s",
 	    r->coverage->n_members, r->coverage->n_members == 1 ? "" : "s",
 	    n_warn);
-	for (size_t i = 0; i < fs->n; i++) {
-		const struct pd_finding *f = fs->v[i];
-		enum pd_level l = pd_finding_level(f);
-		char gain[64];
+}
 
-		pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
-		fprintf(out, "%2zu %s%-6s%s %s%s%s  %s", i + 1,
-		    level_colour(s, l), pd_level_name(l), s->off, s->bold,
-		    f->rule->id, s->off, f->subject);
-		if (r->model->n_hosts > 1)
-			fprintf(out, " [%s]", f->host->name);
-		fprintf(out, "\n   %s\n", f->summary);
-		const char *chart = pd_chart_draw(pd_model_arena(r->model),
-		    f->chart);
+static void
+finding(FILE *out, const struct pd_report *r, const struct style *s,
+    size_t i, const struct pd_finding *f)
+{
+	enum pd_level l = pd_finding_level(f);
+	char gain[64];
 
-		for (const char *p = chart; p && *p;) {
-			size_t n = strcspn(p, "\n");
+	pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
+	fprintf(out, "%2zu %s%-6s%s %s%s%s  %s", i + 1,
+	    level_colour(s, l), pd_level_name(l), s->off, s->bold,
+	    f->rule->id, s->off, f->subject);
+	if (r->model->n_hosts > 1)
+		fprintf(out, " [%s]", f->host->name);
+	fprintf(out, "\n   %s\n", f->summary);
+	const char *chart = pd_chart_draw(pd_model_arena(r->model), f->chart);
 
-			fprintf(out, "   %s%.*s%s\n", s->dim, (int)n, p, s->off);
-			p += n + (p[n] == '\n');
-		}
-		fprintf(out, "   %sgain%s %s  %sconfidence%s %d %%  %srisk%s "
-		    "%s\n", s->dim, s->off, gain, s->dim, s->off,
-		    f->confidence, s->dim, s->off, pd_risk_name(f->risk));
-		for (unsigned k = 0; k < f->n_fix; k++)
-			fprintf(out, "   %s$%s %s\n", s->dim, s->off, f->fix[k]);
-		for (unsigned k = 0; k < f->n_ev; k++)
-			fprintf(out, "   %s%s:%u%s %s\n", s->dim,
-			    f->ev[k].member, f->ev[k].line, s->off,
-			    f->ev[k].text);
-		fprintf(out, "\n");
+	for (const char *p = chart; p && *p;) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(out, "   %s%.*s%s\n", s->dim, (int)n, p, s->off);
+		p += n + (p[n] == '\n');
 	}
+	fprintf(out, "   %sgain%s %s  %sconfidence%s %d %%  %srisk%s "
+	    "%s\n", s->dim, s->off, gain, s->dim, s->off,
+	    f->confidence, s->dim, s->off, pd_risk_name(f->risk));
+	for (unsigned k = 0; k < f->n_fix; k++)
+		fprintf(out, "   %s$%s %s\n", s->dim, s->off, f->fix[k]);
+	for (unsigned k = 0; k < f->n_ev; k++)
+		fprintf(out, "   %s%s:%u%s %s\n", s->dim,
+		    f->ev[k].member, f->ev[k].line, s->off,
+		    f->ev[k].text);
+	fprintf(out, "\n");
+}
+
+static void
+not_evaluated(FILE *out, const struct pd_report *r, const struct style *s)
+{
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next) {
 		fprintf(out, "%snot evaluated%s %s", s->dim, s->off,
@@ -81,6 +87,11 @@ render_term(const struct pd_report *r, FILE *out)
 			    n->gaps[k]->path, n->gaps[k]->reason);
 		fprintf(out, "\n");
 	}
+}
+
+static void
+notes(FILE *out, const struct pd_report *r, const struct style *s)
+{
 	for (const struct pd_member_result *m = r->coverage->members; m;
 	    m = m->next)
 		for (const struct pd_note *n = m->diag.notes; n; n = n->next)
@@ -90,45 +101,67 @@ render_term(const struct pd_report *r, FILE *out)
 	for (const struct pd_note *n = r->coverage->bundle.notes; n;
 	    n = n->next)
 		fprintf(out, "%sbundle%s %s\n", s->red, s->off, n->msg);
-	for (const struct pd_host *h = r->model->hosts; h; h = h->next) {
-		fprintf(out, "%shost%s %s: %s, iommu %s, %u PCI devices, %u "
-		    "interfaces\n", s->dim, s->off, h->name,
-		    pd_arch_name(h->arch), pd_iommu_mode_name(h->iommu.mode),
-		    h->n_pcidevs, h->n_netdevs);
-		for (const struct pd_model_note *n = h->notes; n; n = n->next)
-			fprintf(out, "  %snote%s %s\n", s->yellow, s->off,
-			    n->msg);
-		for (const struct pd_capture *c = h->captures; c; c = c->next)
-			fprintf(out, "  %scapture%s %s: %llu TCP segments, %llu "
-			    "retransmitted, top payload %u B x %llu\n", s->bold,
-			    s->off, c->ifname,
-			    (unsigned long long)c->tcp_segments,
-			    (unsigned long long)c->retrans_segs,
-			    c->sizes.n ? c->sizes.top[0].bytes : 0,
-			    (unsigned long long)(c->sizes.n ?
-			    c->sizes.top[0].count : 0));
-		for (const struct pd_profile *p = h->profiles; p; p = p->next)
-			fprintf(out, "  %sprofile%s %s: %llu samples, hottest "
-			    "%s %.1f %%\n", s->bold, s->off, p->member,
-			    (unsigned long long)p->samples, p->n_syms ?
-			    p->syms[0].name : "-", p->n_syms && p->period > 0 ?
-			    100 * p->syms[0].self / p->period : 0.0);
-		for (const struct pd_card *c = h->cards; c; c = c->next) {
-			fprintf(out, "  %scard%s %s\n", s->bold, s->off,
-			    c->desc ? c->desc : "?");
-			fprintf(out, "    %-12s %-10s %-20s %-18s %-9s %-16s "
-			    "%-4s %s\n", "PF", "netdev", "root port, link",
-			    "ceiling", "port", "receive", "LRO", "pause");
-			for (unsigned i = 0; i < c->n_pfs; i++) {
-				struct pd_card_row w;
+}
 
-				pd_card_row(c->pfs[i], &w);
-				fprintf(out, "    %-12s %-10s %-20s %-18s %-9s "
-				    "%-16s %-4s %s\n", w.pf, w.netdev, w.link,
-				    w.ceiling, w.port, w.rx, w.lro, w.pause);
-			}
+static void
+cards(FILE *out, const struct pd_host *h, const struct style *s)
+{
+	for (const struct pd_card *c = h->cards; c; c = c->next) {
+		fprintf(out, "  %scard%s %s\n", s->bold, s->off,
+		    c->desc ? c->desc : "?");
+		fprintf(out, "    %-12s %-10s %-20s %-18s %-9s %-16s "
+		    "%-4s %s\n", "PF", "netdev", "root port, link",
+		    "ceiling", "port", "receive", "LRO", "pause");
+		for (unsigned i = 0; i < c->n_pfs; i++) {
+			struct pd_card_row w;
+
+			pd_card_row(c->pfs[i], &w);
+			fprintf(out, "    %-12s %-10s %-20s %-18s %-9s "
+			    "%-16s %-4s %s\n", w.pf, w.netdev, w.link,
+			    w.ceiling, w.port, w.rx, w.lro, w.pause);
 		}
 	}
+}
+
+static void
+host(FILE *out, const struct pd_host *h, const struct style *s)
+{
+	fprintf(out, "%shost%s %s: %s, iommu %s, %u PCI devices, %u "
+	    "interfaces\n", s->dim, s->off, h->name,
+	    pd_arch_name(h->arch), pd_iommu_mode_name(h->iommu.mode),
+	    h->n_pcidevs, h->n_netdevs);
+	for (const struct pd_model_note *n = h->notes; n; n = n->next)
+		fprintf(out, "  %snote%s %s\n", s->yellow, s->off, n->msg);
+	for (const struct pd_capture *c = h->captures; c; c = c->next)
+		fprintf(out, "  %scapture%s %s: %llu TCP segments, %llu "
+		    "retransmitted, top payload %u B x %llu\n", s->bold,
+		    s->off, c->ifname,
+		    (unsigned long long)c->tcp_segments,
+		    (unsigned long long)c->retrans_segs,
+		    c->sizes.n ? c->sizes.top[0].bytes : 0,
+		    (unsigned long long)(c->sizes.n ?
+		    c->sizes.top[0].count : 0));
+	for (const struct pd_profile *p = h->profiles; p; p = p->next)
+		fprintf(out, "  %sprofile%s %s: %llu samples, hottest "
+		    "%s %.1f %%\n", s->bold, s->off, p->member,
+		    (unsigned long long)p->samples, p->n_syms ?
+		    p->syms[0].name : "-", p->n_syms && p->period > 0 ?
+		    100 * p->syms[0].self / p->period : 0.0);
+	cards(out, h, s);
+}
+
+static int
+render_term(const struct pd_report *r, FILE *out)
+{
+	const struct style *s = r->color ? &ansi : &plain;
+
+	header(out, r, s);
+	for (size_t i = 0; i < r->findings->n; i++)
+		finding(out, r, s, i, r->findings->v[i]);
+	not_evaluated(out, r, s);
+	notes(out, r, s);
+	for (const struct pd_host *h = r->model->hosts; h; h = h->next)
+		host(out, h, s);
 	return ferror(out) ? -1 : 0;
 }
 
