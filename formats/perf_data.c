@@ -423,7 +423,9 @@ note_compressed(struct reader *r)
 		    r->by_type[REC_COMPRESSED2]));
 }
 
-/* One record from the stream.  false at the end or on a bad size. */
+/* One record from the stream.  false at the end or on a bad size.  Its
+ * length is the switch over record types, each case a few lines: split
+ * up, the cases would only move into as many tiny functions. */
 static bool
 record(struct reader *r, bool pipe, uint64_t *left)
 {

@@ -197,6 +197,8 @@ number_arg(const char *name, const char *v, bool size, uint64_t *out)
 	return -1;
 }
 
+/* The option switch and its checks: one case a line, long only because
+ * the option table is. */
 static int
 parse_args(int argc, char **argv, struct config *cfg, int *done)
 {

@@ -267,7 +267,9 @@ out:
 	free(n);
 }
 
-/* One regular member: unwrap, sniff, parse, drain, record. */
+/* One regular member: unwrap, sniff, parse, drain, record.  Kept whole
+ * because the steps share the member's input and cleanup: its one exit
+ * path frees what the unwrapping opened. */
 static void
 process_member(struct walk *w, const char *path, int64_t size,
     struct pd_source src, unsigned depth)

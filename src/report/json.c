@@ -287,6 +287,44 @@ pct(double part, double whole)
 	return whole > 0 ? round(part / whole * 1e6) / 1e4 : 0;
 }
 
+/* One core type of a profile: its share and its top symbols. */
+static json_t *
+group(const struct pd_profile *p, unsigned g)
+{
+	const struct pd_prof_group *pg = &p->groups[g];
+	json_t *j = json_object();
+
+	json_object_set_new(j, "name", json_string(pg->name));
+	json_object_set_new(j, "cpus", json_integer(pg->n_cpus));
+	json_object_set_new(j, "share_pct", json_real(pct(pg->total,
+	    p->period)));
+	json_object_set_new(j, "idle_pct", json_real(pct(pg->idle,
+	    pg->total)));
+	for (int incl = 0; incl < 2; incl++) {
+		const unsigned *top = p->top[g][incl];
+		unsigned n = p->n_top[g][incl];
+		json_t *arr = json_array();
+		const double *w = incl ? p->sym_group_incl :
+		    p->sym_group_self;
+
+		for (unsigned k = 0; k < n; k++) {
+			json_t *e = json_object();
+
+			json_object_set_new(e, "name",
+			    json_string(p->syms[top[k]].name));
+			json_object_set_new(e, "dso",
+			    json_string(p->syms[top[k]].dso));
+			json_object_set_new(e, "busy_pct", json_real(pct(
+			    w[top[k] * PD_PROF_GROUPS + g],
+			    pg->total - pg->idle)));
+			json_array_append_new(arr, e);
+		}
+		json_object_set_new(j, incl ? "top_inclusive" :
+		    "top_self", arr);
+	}
+	return j;
+}
+
 static json_t *
 profile(const struct pd_host *h, const struct pd_profile *p)
 {
@@ -302,40 +340,8 @@ profile(const struct pd_host *h, const struct pd_profile *p)
 	json_object_set_new(o, "callchains", json_boolean(p->has_callchain));
 	json_object_set_new(o, "symbols_from", json_string(p->symbols ?
 	    p->symbols : "none"));
-	for (unsigned g = 0; g < p->n_groups; g++) {
-		const struct pd_prof_group *pg = &p->groups[g];
-		json_t *j = json_object();
-
-		json_object_set_new(j, "name", json_string(pg->name));
-		json_object_set_new(j, "cpus", json_integer(pg->n_cpus));
-		json_object_set_new(j, "share_pct", json_real(pct(pg->total,
-		    p->period)));
-		json_object_set_new(j, "idle_pct", json_real(pct(pg->idle,
-		    pg->total)));
-		for (int incl = 0; incl < 2; incl++) {
-			const unsigned *top = p->top[g][incl];
-			unsigned n = p->n_top[g][incl];
-			json_t *arr = json_array();
-			const double *w = incl ? p->sym_group_incl :
-			    p->sym_group_self;
-
-			for (unsigned k = 0; k < n; k++) {
-				json_t *e = json_object();
-
-				json_object_set_new(e, "name",
-				    json_string(p->syms[top[k]].name));
-				json_object_set_new(e, "dso",
-				    json_string(p->syms[top[k]].dso));
-				json_object_set_new(e, "busy_pct", json_real(pct(
-				    w[top[k] * PD_PROF_GROUPS + g],
-				    pg->total - pg->idle)));
-				json_array_append_new(arr, e);
-			}
-			json_object_set_new(j, incl ? "top_inclusive" :
-			    "top_self", arr);
-		}
-		json_array_append_new(gs, j);
-	}
+	for (unsigned g = 0; g < p->n_groups; g++)
+		json_array_append_new(gs, group(p, g));
 	json_object_set_new(o, "groups", gs);
 	json_t *cpus = json_array();
 

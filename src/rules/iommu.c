@@ -130,6 +130,70 @@ fix_strict(struct pd_findings *out, struct pd_finding *f,
 	    "measured no faster than lazy, and drops translation entirely");
 }
 
+/* Lazy or passthrough already: no strict-mode wait to remove. */
+static void
+gain_lazy(struct pd_finding *f)
+{
+	f->gain_lo = f->gain_hi = 0;
+	f->gain_basis = "no strict-mode wait to remove; the "
+	    "invalidation work itself remains";
+	f->confidence = 60;	/* the cause is elsewhere, unnamed */
+	f->risk = PD_RISK_LOW;
+	f->risk_note = "nothing to change on the command line";
+	f->verify = "perf record -a -g again and compare the "
+	    "share of these symbols after changing the workload";
+}
+
+/* Strict mode: the Amdahl bound of the invalidation share, scaled by
+ * the published case where the share is large. */
+static void
+gain_strict(struct pd_findings *out, struct pd_finding *f,
+    const struct pd_host *h, const struct pd_profile *p,
+    const struct shares *s)
+{
+	struct pd_arena *a = out->arena;
+	const struct pd_prof_group *g = &p->groups[s->worst];
+	double hi = pd_amdahl(s->f_incl);
+	double lo = pd_amdahl(s->f_self);
+
+	if (s->f_self >= 0.3 && lo * REF_MEASURED /
+	    pd_amdahl(REF_SHARE) > hi)
+		hi = lo * REF_MEASURED / pd_amdahl(REF_SHARE);
+	f->gain_lo = pd_gain_tenths(lo);
+	f->gain_hi = pd_gain_tenths(hi);
+	f->gain_basis = pd_arena_printf(a, "model: Amdahl bound "
+	    "1/(1-f) with f = %.2f of %s's busy samples (self)%s; "
+	    "measured in a comparable case: NVIDIA GB10 reading "
+	    "NVMe/TCP over ConnectX-7, f = 0.57, iommu.strict=0 "
+	    "took 6.3 to 24.4 GB/s (3.9x, %.2fx its Amdahl bound, "
+	    "because the invalidation queue's lock serialised the "
+	    "other cores too; +16 %% with SPDK)%s", s->f_self,
+	    g->name, p->has_callchain ? pd_arena_printf(a,
+	    ", %.2f with what runs below it", s->f_incl) : "",
+	    REF_MEASURED / pd_amdahl(REF_SHARE), s->f_self >= 0.3 ?
+	    "; the high end scales the bound by that factor" :
+	    "");
+	/* 85: the symbols name the cost and the command
+	 * line and architecture say strict; 60 when the mode
+	 * is guessed, as the cost may be ATS or lazy flushes */
+	f->confidence = h->iommu.mode == PD_IOMMU_STRICT ?
+	    85 : 60;
+	if (f->confidence < 85)
+		f->confidence_note = "the DMA mode is unknown: "
+		    "add /proc/cmdline and uname -a";
+	f->risk = PD_RISK_MEDIUM;
+	f->risk_note = "lazy invalidation lets a device reach "
+	    "memory it was just unmapped from until the flush "
+	    "queue drains (milliseconds); keep strict for "
+	    "untrusted devices (Thunderbolt, PCI passthrough "
+	    "to untrusted guests)";
+	fix_strict(out, f, h);
+	f->verify = "cat /proc/cmdline shows iommu.strict=0; "
+	    "dmesg | grep -i 'TLB invalidation policy' says "
+	    "lazy; perf record -a -g shows these symbols under "
+	    "5 %";
+}
+
 static void
 check_strict(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
@@ -163,56 +227,10 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 		    "waits for the IOTLB invalidation to finish",
 		    pd_iommu_mode_name(h->iommu.mode), h->iommu.reason ?
 		    h->iommu.reason : "unknown"));
-		if (lazy) {
-			f->gain_lo = f->gain_hi = 0;
-			f->gain_basis = "no strict-mode wait to remove; the "
-			    "invalidation work itself remains";
-			f->confidence = 60;	/* the cause is elsewhere, unnamed */
-			f->risk = PD_RISK_LOW;
-			f->risk_note = "nothing to change on the command line";
-			f->verify = "perf record -a -g again and compare the "
-			    "share of these symbols after changing the workload";
-		} else {
-			double hi = pd_amdahl(s.f_incl);
-			double lo = pd_amdahl(s.f_self);
-
-			if (s.f_self >= 0.3 && lo * REF_MEASURED /
-			    pd_amdahl(REF_SHARE) > hi)
-				hi = lo * REF_MEASURED / pd_amdahl(REF_SHARE);
-			f->gain_lo = pd_gain_tenths(lo);
-			f->gain_hi = pd_gain_tenths(hi);
-			f->gain_basis = pd_arena_printf(a, "model: Amdahl bound "
-			    "1/(1-f) with f = %.2f of %s's busy samples (self)%s; "
-			    "measured in a comparable case: NVIDIA GB10 reading "
-			    "NVMe/TCP over ConnectX-7, f = 0.57, iommu.strict=0 "
-			    "took 6.3 to 24.4 GB/s (3.9x, %.2fx its Amdahl bound, "
-			    "because the invalidation queue's lock serialised the "
-			    "other cores too; +16 %% with SPDK)%s", s.f_self,
-			    g->name, p->has_callchain ? pd_arena_printf(a,
-			    ", %.2f with what runs below it", s.f_incl) : "",
-			    REF_MEASURED / pd_amdahl(REF_SHARE), s.f_self >= 0.3 ?
-			    "; the high end scales the bound by that factor" :
-			    "");
-			/* 85: the symbols name the cost and the command
-			 * line and architecture say strict; 60 when the mode
-			 * is guessed, as the cost may be ATS or lazy flushes */
-			f->confidence = h->iommu.mode == PD_IOMMU_STRICT ?
-			    85 : 60;
-			if (f->confidence < 85)
-				f->confidence_note = "the DMA mode is unknown: "
-				    "add /proc/cmdline and uname -a";
-			f->risk = PD_RISK_MEDIUM;
-			f->risk_note = "lazy invalidation lets a device reach "
-			    "memory it was just unmapped from until the flush "
-			    "queue drains (milliseconds); keep strict for "
-			    "untrusted devices (Thunderbolt, PCI passthrough "
-			    "to untrusted guests)";
-			fix_strict(out, f, h);
-			f->verify = "cat /proc/cmdline shows iommu.strict=0; "
-			    "dmesg | grep -i 'TLB invalidation policy' says "
-			    "lazy; perf record -a -g shows these symbols under "
-			    "5 %";
-		}
+		if (lazy)
+			gain_lazy(f);
+		else
+			gain_strict(out, f, h, p, &s);
 		if (!p->groups[0].n_cpus || p->n_groups < 2) {
 			/* the share is over all CPUs: busy little cores, or
 			 * a core type doing other work, dilute or hide it */

@@ -140,34 +140,78 @@ idle_fix(struct pd_findings *out, struct pd_finding *f, bool flux,
 	    "through each (one NVMe/TCP path per PF address)");
 }
 
-static void
-emit_idle(const struct pd_rule *self, const struct pd_host *h,
-    struct pd_findings *out, const struct card_view *cv, const bool *active)
+/* The idle PFs as the subject ("nic4 (0000:01:00.1)"), the busy ones
+ * with what they received, and their sum; returns the first idle PF. */
+static const struct pd_pf_path *
+split_pfs(const struct card_view *cv, const bool *active, char subject[256],
+    char busy[512], double *observed)
 {
-	bool all[PD_CARD_MAX_PFS];
-	char subject[256] = "", busy[512] = "", a[32], b[32];
 	const struct pd_pf_path *idle = NULL;
-	double observed = 0;
+	char a[32];
 
+	*observed = 0;
 	for (unsigned i = 0; i < cv->n; i++) {
 		const struct pd_pf_path *p = &cv->p[i];
 		size_t len;
 
-		all[i] = true;
 		if (active[i]) {
-			observed += p->rx;
+			*observed += p->rx;
 			pd_fmt_bytes(a, sizeof(a), p->rx, cv->rates);
 			len = strlen(busy);
-			snprintf(busy + len, sizeof(busy) - len, "%s%s %s",
+			snprintf(busy + len, 512 - len, "%s%s %s",
 			    len ? ", " : "", p->nd->name, a);
 			continue;
 		}
 		if (!idle)
 			idle = p;
 		len = strlen(subject);
-		snprintf(subject + len, sizeof(subject) - len, "%s%s (%s)",
+		snprintf(subject + len, 256 - len, "%s%s (%s)",
 		    len ? ", " : "", p->nd->name, p->pf->bdf);
 	}
+	return idle;
+}
+
+static void
+idle_gain(struct pd_findings *out, struct pd_finding *f,
+    const struct card_view *cv, int hi, double now, double full,
+    double observed)
+{
+	f->gain_hi = hi;
+	f->gain_lo = cv->rates && observed / 1e9 >= 0.8 * now ?
+	    (hi * 95 + 50) / 100 : 0;
+	f->gain_basis = pd_arena_printf(out->arena, "model: with I/O shared "
+	    "equally by the PFs in use, the card delivers at most %.1f GB/s "
+	    "now and %.1f GB/s through every PF (the busiest PCIe link or "
+	    "port bounds it); the low end is 0 unless the links are near that "
+	    "limit now (observed %.1f GB/s); measured in a comparable case: "
+	    "GB10 with ConnectX-7, one link 14.8 GB/s, both links 28.9 GB/s "
+	    "(95 %% of the doubling)", now, full, observed / 1e9);
+	if (!cv->rates)
+		f->gain_basis = pd_arena_printf(out->arena, "%s; since-boot "
+		    "totals give no observed rate", f->gain_basis);
+	f->confidence = cv->rates ? 85 : 50;
+	f->confidence_note = cv->rates ? NULL : "since-boot totals only: the "
+	    "PF may have carried traffic earlier; take two ethtool -S "
+	    "snapshots some seconds apart";
+	f->risk = PD_RISK_LOW;
+	f->risk_note = "arp_ignore=1 makes the host answer ARP only for "
+	    "addresses on the receiving interface; setups that rely on replies "
+	    "for other interfaces' addresses (some load balancers) need "
+	    "per-interface settings instead";
+}
+
+static void
+emit_idle(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out, const struct card_view *cv, const bool *active)
+{
+	bool all[PD_CARD_MAX_PFS];
+	char subject[256] = "", busy[512] = "", a[32], b[32];
+	const struct pd_pf_path *idle;
+	double observed;
+
+	for (unsigned i = 0; i < cv->n; i++)
+		all[i] = true;
+	idle = split_pfs(cv, active, subject, busy, &observed);
 	double now = capacity(cv, active), full = capacity(cv, all);
 	int hi = now > 0 && isfinite(full / now) ? pd_gain_tenths(full / now) :
 	    0;
@@ -199,28 +243,7 @@ emit_idle(const struct pd_rule *self, const struct pd_host *h,
 		pd_finding_summary(out, f, "%s received %s%s while its sibling "
 		    "PFs received %s: nothing connects through it.", subject,
 		    a, cv->rates ? "" : " since boot", busy);
-	f->gain_hi = hi;
-	f->gain_lo = cv->rates && observed / 1e9 >= 0.8 * now ?
-	    (hi * 95 + 50) / 100 : 0;
-	f->gain_basis = pd_arena_printf(out->arena, "model: with I/O shared "
-	    "equally by the PFs in use, the card delivers at most %.1f GB/s "
-	    "now and %.1f GB/s through every PF (the busiest PCIe link or "
-	    "port bounds it); the low end is 0 unless the links are near that "
-	    "limit now (observed %.1f GB/s); measured in a comparable case: "
-	    "GB10 with ConnectX-7, one link 14.8 GB/s, both links 28.9 GB/s "
-	    "(95 %% of the doubling)", now, full, observed / 1e9);
-	if (!cv->rates)
-		f->gain_basis = pd_arena_printf(out->arena, "%s; since-boot "
-		    "totals give no observed rate", f->gain_basis);
-	f->confidence = cv->rates ? 85 : 50;
-	f->confidence_note = cv->rates ? NULL : "since-boot totals only: the "
-	    "PF may have carried traffic earlier; take two ethtool -S "
-	    "snapshots some seconds apart";
-	f->risk = PD_RISK_LOW;
-	f->risk_note = "arp_ignore=1 makes the host answer ARP only for "
-	    "addresses on the receiving interface; setups that rely on replies "
-	    "for other interfaces' addresses (some load balancers) need "
-	    "per-interface settings instead";
+	idle_gain(out, f, cv, hi, now, full, observed);
 	idle_fix(out, f, flux, idle->nd->name);
 	f->verify = pd_arena_printf(out->arena, "watch -n1 \"ethtool -S %s | "
 	    "grep -w rx_bytes\" climbs under load", idle->nd->name);

@@ -118,28 +118,64 @@ subject_list(char *buf, size_t n, const struct pd_pcidev **grp, unsigned k)
 	}
 }
 
+/* The group's current MaxPayload (the smallest), the largest every
+ * path to the root supports, whether every port on the way was
+ * readable, and the root port. */
 static void
-emit_mps(const struct pd_rule *self, const struct pd_host *h,
-    struct pd_findings *out, const struct pd_pcidev **grp, unsigned n)
+group_mps(const struct pd_pcidev **grp, unsigned n, int *cur, int *best,
+    bool *complete, const struct pd_pcidev **root)
 {
-	const struct pd_pcidev *first = grp[0], *root = NULL;
-	int cur = first->mps, best = 1 << 30;
-	bool complete = true;
-	char subject[160];
-
+	*cur = grp[0]->mps;
+	*best = 1 << 30;
+	*complete = true;
 	for (unsigned i = 0; i < n; i++) {
 		bool c;
 		const struct pd_pcidev *r;
 		int cap = path_mps_cap(grp[i], &c, &r);
 
-		if (cap < best)
-			best = cap;
-		if (grp[i]->mps < cur)
-			cur = grp[i]->mps;
-		complete = complete && c;
+		if (cap < *best)
+			*best = cap;
+		if (grp[i]->mps < *cur)
+			*cur = grp[i]->mps;
+		*complete = *complete && c;
 		if (r)
-			root = r;
+			*root = r;
 	}
+}
+
+static void
+mps_confidence_risk(struct pd_finding *f, bool complete,
+    const struct pd_pcidev *root, double ports)
+{
+	f->confidence = complete ? 80 : root ? 50 : 40;
+	f->confidence_note = !root ? "the ports above the device are not in "
+	    "the bundle (add lspci -tv and the bridges' lspci -vv): their "
+	    "MaxPayload capability is assumed" : !complete ? "a port on the "
+	    "way to the root port has no readable DevCap" : NULL;
+	if (ports <= 0 && f->confidence > BOTTLENECK_UNKNOWN_CONF) {
+		f->confidence = BOTTLENECK_UNKNOWN_CONF;
+		f->confidence_note = "nothing in the bundle tells whether this "
+		    "link is the bottleneck (no port speed or observed "
+		    "traffic): the gain applies only if it is";
+	}
+	f->risk = PD_RISK_MEDIUM;
+	f->risk_note = "pci=pcie_bus_perf gives each device the largest "
+	    "MaxPayload its parent allows instead of the smallest in the "
+	    "fabric: peer-to-peer DMA between devices with different sizes "
+	    "(GPUDirect, NVMe CMB, RDMA peer memory) and hot-plugged devices "
+	    "that support less can fail; keep the default on such systems";
+}
+
+static void
+emit_mps(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out, const struct pd_pcidev **grp, unsigned n)
+{
+	const struct pd_pcidev *first = grp[0], *root = NULL;
+	int cur, best;
+	bool complete;
+	char subject[160];
+
+	group_mps(grp, n, &cur, &best, &complete, &root);
 	subject_list(subject, sizeof(subject), grp, n);
 	if (best > 4096)
 		best = 4096;
@@ -191,23 +227,7 @@ emit_mps(const struct pd_rule *self, const struct pd_host *h,
 		f->gain_basis = pd_arena_printf(out->arena, "%s; the ports "
 		    "behind the link deliver at most %.1f GB/s, which caps the "
 		    "gain at %.1f %%", f->gain_basis, ports, hi / 10.0);
-	f->confidence = complete ? 80 : root ? 50 : 40;
-	f->confidence_note = !root ? "the ports above the device are not in "
-	    "the bundle (add lspci -tv and the bridges' lspci -vv): their "
-	    "MaxPayload capability is assumed" : !complete ? "a port on the "
-	    "way to the root port has no readable DevCap" : NULL;
-	if (ports <= 0 && f->confidence > BOTTLENECK_UNKNOWN_CONF) {
-		f->confidence = BOTTLENECK_UNKNOWN_CONF;
-		f->confidence_note = "nothing in the bundle tells whether this "
-		    "link is the bottleneck (no port speed or observed "
-		    "traffic): the gain applies only if it is";
-	}
-	f->risk = PD_RISK_MEDIUM;
-	f->risk_note = "pci=pcie_bus_perf gives each device the largest "
-	    "MaxPayload its parent allows instead of the smallest in the "
-	    "fabric: peer-to-peer DMA between devices with different sizes "
-	    "(GPUDirect, NVMe CMB, RDMA peer memory) and hot-plugged devices "
-	    "that support less can fail; keep the default on such systems";
+	mps_confidence_risk(f, complete, root, ports);
 	for (unsigned i = 0; i < n; i++)
 		pd_finding_evidence(f, &grp[i]->ev_devctl);
 	pd_finding_evidence(f, &first->ev_devcap);
