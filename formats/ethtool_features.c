@@ -47,16 +47,11 @@ add_feature(struct pd_netdev *nd, struct pd_arena *a, struct pd_feature *f)
 {
 	struct pd_feature **pp = &nd->features;
 
-	for (; *pp; pp = &(*pp)->next) {
-		int c = strcmp((*pp)->name, f->name);
-
-		if (c == 0) {		/* a later dump of the same feature */
-			f->next = (*pp)->next;
-			*pp = f;
-			return;
-		}
-		if (c > 0)
-			break;
+	PD_SORTED_SEEK(pp, name, f->name);
+	if (PD_SORTED_AT(pp, name, f->name)) {	/* a later dump of it */
+		f->next = (*pp)->next;
+		*pp = f;
+		return;
 	}
 	(void)a;
 	f->next = *pp;

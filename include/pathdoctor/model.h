@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 struct pd_arena;
 
@@ -421,6 +422,16 @@ struct pd_model {
 	struct pd_host *hosts;
 	unsigned n_hosts;
 };
+
+/* The model's sorted lists, kept with one idiom: PD_SORTED_SEEK moves pp
+ * (the address of the head or of a node's next) to where key belongs in
+ * a list sorted by strcmp on field; PD_SORTED_AT then tells whether *pp
+ * already holds key.  Insert a new node at *pp. */
+#define PD_SORTED_SEEK(pp, field, key)                                 \
+	while (*(pp) && strcmp((*(pp))->field, (key)) < 0)             \
+		(pp) = &(*(pp))->next
+#define PD_SORTED_AT(pp, field, key)                                   \
+	(*(pp) && strcmp((*(pp))->field, (key)) == 0)
 
 struct pd_model *pd_model_new(void);
 void pd_model_free(struct pd_model *m);

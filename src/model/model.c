@@ -35,14 +35,9 @@ pd_model_host(struct pd_model *m, const char *key)
 {
 	struct pd_host **pp = &m->hosts;
 
-	for (; *pp; pp = &(*pp)->next) {
-		int c = strcmp((*pp)->key, key);
-
-		if (c == 0)
-			return *pp;
-		if (c > 0)
-			break;
-	}
+	PD_SORTED_SEEK(pp, key, key);
+	if (PD_SORTED_AT(pp, key, key))
+		return *pp;
 	struct pd_host *h = pd_arena_alloc(m->arena, sizeof(*h));
 
 	h->key = pd_arena_strdup(m->arena, key);
@@ -118,16 +113,11 @@ pd_host_pcidev(struct pd_host *h, struct pd_arena *a, unsigned domain,
 	struct pd_pcidev **pp = &h->pcidevs;
 
 	pd_bdf_format(bdf, domain, bus, dev, fn);
-	for (; *pp; pp = &(*pp)->next) {
-		int c = strcmp((*pp)->bdf, bdf);
-
-		if (c == 0) {
-			if (created)
-				*created = false;
-			return *pp;
-		}
-		if (c > 0)
-			break;
+	PD_SORTED_SEEK(pp, bdf, bdf);
+	if (PD_SORTED_AT(pp, bdf, bdf)) {
+		if (created)
+			*created = false;
+		return *pp;
 	}
 	struct pd_pcidev *d = pd_arena_alloc(a, sizeof(*d));
 
@@ -163,14 +153,9 @@ pd_host_pci_edge(struct pd_host *h, struct pd_arena *a, const char *bdf)
 {
 	struct pd_pci_edge **pp = &h->pci_edges;
 
-	for (; *pp; pp = &(*pp)->next) {
-		int c = strcmp((*pp)->bdf, bdf);
-
-		if (c == 0)
-			return *pp;
-		if (c > 0)
-			break;
-	}
+	PD_SORTED_SEEK(pp, bdf, bdf);
+	if (PD_SORTED_AT(pp, bdf, bdf))
+		return *pp;
 	struct pd_pci_edge *e = pd_arena_alloc(a, sizeof(*e));
 
 	snprintf(e->bdf, sizeof(e->bdf), "%s", bdf);
@@ -185,15 +170,10 @@ pd_host_cpu_type(struct pd_host *h, struct pd_arena *a, const char *name)
 {
 	struct pd_cpu_type **pp = &h->cpu_types;
 
-	for (; *pp; pp = &(*pp)->next) {
-		int c = strcmp((*pp)->name, name);
-
-		if (c == 0) {
-			(*pp)->count++;
-			return;
-		}
-		if (c > 0)
-			break;
+	PD_SORTED_SEEK(pp, name, name);
+	if (PD_SORTED_AT(pp, name, name)) {
+		(*pp)->count++;
+		return;
 	}
 	struct pd_cpu_type *t = pd_arena_alloc(a, sizeof(*t));
 

@@ -12,14 +12,9 @@ pd_host_netdev(struct pd_host *h, struct pd_arena *a, const char *name)
 {
 	struct pd_netdev **pp = &h->netdevs;
 
-	for (; *pp; pp = &(*pp)->next) {
-		int c = strcmp((*pp)->name, name);
-
-		if (c == 0)
-			return *pp;
-		if (c > 0)
-			break;
-	}
+	PD_SORTED_SEEK(pp, name, name);
+	if (PD_SORTED_AT(pp, name, name))
+		return *pp;
 	struct pd_netdev *nd = pd_arena_alloc(a, sizeof(*nd));
 
 	nd->name = pd_arena_strdup(a, name);
@@ -81,16 +76,11 @@ pd_host_sysctl_set(struct pd_host *h, struct pd_arena *a, const char *key,
 	for (char *p = k; *p; p++)	/* net/ipv4/ip_forward */
 		if (*p == '/')
 			*p = '.';
-	for (; *pp; pp = &(*pp)->next) {
-		int c = strcmp((*pp)->key, k);
-
-		if (c == 0) {
-			(*pp)->val = pd_arena_strdup(a, val);
-			(*pp)->ev = *ev;
-			return;
-		}
-		if (c > 0)
-			break;
+	PD_SORTED_SEEK(pp, key, k);
+	if (PD_SORTED_AT(pp, key, k)) {
+		(*pp)->val = pd_arena_strdup(a, val);
+		(*pp)->ev = *ev;
+		return;
 	}
 	struct pd_kv *kv = pd_arena_alloc(a, sizeof(*kv));
 
