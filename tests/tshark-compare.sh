@@ -11,6 +11,7 @@
 #    retransmissions + capture_duplicates must equal tshark's
 #    retransmission + out_of_order, exactly.
 set -u
+. tests/lib.sh
 bin=$1
 corpus=${PD_CORPUS:-../shared/corpus}
 if [ ! -d "$corpus" ]; then
@@ -22,7 +23,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 0
 fi
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$tmp.err"' EXIT
 for g in tests/golden/tshark/*.sizes; do
 	name=$(basename "$g" .sizes)
 	f="$corpus/pcap/$name"
@@ -31,8 +32,9 @@ for g in tests/golden/tshark/*.sizes; do
 		echo "not ok tshark $name # SKIP not in the corpus"
 		continue
 	fi
-	"$bin" -f json "$f" >"$tmp" 2>/dev/null
-	python3 - "$tmp" "$g" "tests/golden/tshark/$name.retrans" "$name" <<'PY'
+	"$bin" -f json "$f" >"$tmp" 2>"$tmp.err" </dev/null
+	ran "tshark $name" $? "$tmp.err" || continue
+	python3 - "$tmp" "$g" "tests/golden/tshark/$name.retrans" "$name" <<'PY' ||
 import json, sys
 report, sizes, retrans, name = sys.argv[1:5]
 caps = json.load(open(report))["captures"]
@@ -52,4 +54,5 @@ mine = sum(c["retransmissions"] + c["capture_duplicates"] for c in caps)
 print(("ok" if mine == r + ooo else "not ok") + " tshark retransmissions " + name +
       ("" if mine == r + ooo else ": tshark %d + %d out-of-order, pathdoctor %d" % (r, ooo, mine)))
 PY
+	echo "not ok tshark $name: the comparison exited with status $?"
 done
