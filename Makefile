@@ -107,7 +107,8 @@ install: build/pathdoctor
 	    $(DESTDIR)$(MANDIR)/man1/
 
 update-golden: build/san/pathdoctor
-	$(Q)TZ=UTC LC_ALL=C sh tests/update-golden.sh build/san/pathdoctor $(T)
+	$(Q)TZ=UTC LC_ALL=C sh tests/update-golden.sh $(if $(NEW_EXIT),-e) \
+	    build/san/pathdoctor $(T)
 
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -O1 -g
 FUZZ_TARGETS := member format bundle

@@ -1,5 +1,6 @@
-# shellcheck shell=sh
-# Shared by the test scripts (sourced, from the repository root).
+# shellcheck shell=sh disable=SC2034,SC2154
+# Shared by the test scripts (sourced, from the repository root); the
+# variables named below are set or read by the scripts that source it.
 
 # ran NAME STATUS ERRFILE [CODE...]: true when a command's exit STATUS is
 # one of CODE (default 0).  Otherwise prints "not ok NAME: exit STATUS"
@@ -17,4 +18,39 @@ ran() {
 	echo "not ok $_name: exit $_status, want $*"
 	grep -v '^=*$' "$_err" | head -n 5 | sed 's/^/#   /'
 	return 1
+}
+
+# Golden tests (tests/golden/LIST; run-golden.sh, update-golden.sh); they
+# set bin and corpus first.
+# golden_entries: the lines of tests/golden/LIST that are entries.
+golden_entries() {
+	grep -v '^#' tests/golden/LIST | grep -v '^[[:space:]]*$'
+}
+
+# golden_want FIELD: sets want to N of an "exit=N" field; false for any
+# other field.
+golden_want() {
+	case $1 in
+	exit= | exit=*[!0-9]*) return 1 ;;
+	exit=*) want=${1#exit=} ;;
+	*) return 1 ;;
+	esac
+}
+
+# golden_run INPUT OPTIONS OUT: pathdoctor OPTIONS INPUT with stdout and
+# stderr into OUT and its exit status in got; an INPUT "corpus:PATH" runs
+# inside the corpus, and is false, without running, when that is absent.
+golden_run() {
+	case $1 in
+	corpus:*)
+		[ -d "$corpus" ] || return 1
+		# shellcheck disable=SC2086
+		(cd "$corpus" && "$bin" $2 "${1#corpus:}") >"$3" 2>&1 </dev/null
+		;;
+	*)
+		# shellcheck disable=SC2086
+		"$bin" $2 "$1" >"$3" 2>&1 </dev/null
+		;;
+	esac
+	got=$?
 }
