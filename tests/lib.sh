@@ -20,6 +20,18 @@ ran() {
 	return 1
 }
 
+# no_corpus NAME [DIR]: true when the shared corpus (or its DIR) is absent,
+# after printing "not ok NAME # SKIP corpus not found", or in CI (CI=true),
+# where the corpus is required, a failure.
+no_corpus() {
+	[ -d "${2:-$corpus}" ] && return 1
+	if [ "${CI:-}" = true ]; then
+		echo "not ok $1 corpus not found (CI requires it)"
+	else
+		echo "not ok $1 # SKIP corpus not found"
+	fi
+}
+
 # Golden tests (tests/golden/LIST; run-golden.sh, update-golden.sh); they
 # set bin and corpus first.
 # golden_entries: the lines of tests/golden/LIST that are entries.

@@ -3,7 +3,8 @@
 # [OPTIONS]"; pathdoctor OPTIONS INPUT must exit with status N and print
 # (stdout and stderr together) exactly tests/golden/NAME.out.  An INPUT
 # "corpus:PATH" is read from the shared corpus (PD_CORPUS, else
-# ../shared/corpus) and skipped when that is absent.  Prints a TAP plan,
+# ../shared/corpus) and skipped when that is absent (a failure when
+# CI=true).  Prints a TAP plan,
 # one result per entry.
 set -u
 . tests/lib.sh
@@ -22,7 +23,7 @@ while read -r name input field opts; do
 		continue
 	fi
 	if ! golden_run "$input" "$opts" "$out"; then
-		echo "not ok golden $name # SKIP corpus not found"
+		no_corpus "golden $name"
 		continue
 	fi
 	if [ "$got" -ne "$want" ]; then
