@@ -119,7 +119,8 @@ install: build/pathdoctor
 	    $(DESTDIR)$(MANDIR)/man1/
 
 update-golden: $(SAN)/pathdoctor
-	$(Q)TZ=UTC LC_ALL=C sh tests/update-golden.sh $(SAN)/pathdoctor $(T)
+	$(Q)TZ=UTC LC_ALL=C sh tests/update-golden.sh $(if $(NEW_EXIT),-e) \
+	    $(SAN)/pathdoctor $(T)
 
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -O1 -g
 FUZZ_TARGETS := member format bundle

@@ -11,6 +11,9 @@
 #   kernel-captures  samples/capture-kernel.sh still makes captures that
 #            show what the samples show (root only)
 #   collect  pathdoctor-collect in network namespaces, read back (root)
+# A stage also counts one failure when it exits non-zero without a "not
+# ok" line of its own (a SKIP is none), or prints fewer results than a
+# of its TAP plan lines "1..N" promised.
 set -u
 build=${1:-build/san}
 log=$(mktemp)
@@ -23,7 +26,22 @@ stage() {
 	"$@" >"$log" 2>&1
 	rc=$?
 	cat "$log"
-	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$log"; then
+	# a TAP plan "1..N" (cmocka prints one per group) promises N results
+	# before the next plan: fewer, and the stage stopped on the way
+	short=$(awk -v name="$name" -v rc=$rc '
+	    function end_plan() {
+		if (plan && got != want)
+			printf "not ok %s: plan 1..%d but %d results (exit " \
+			    "status %d)\n", name, want, got, rc
+	    }
+	    /^1\.\.[0-9]+/ { end_plan(); plan = 1; want = substr($1, 4) + 0
+		got = 0; next }
+	    /^(not )?ok([ \t]|$)/ { got++ }
+	    END { end_plan() }' "$log")
+	if [ -n "$short" ]; then
+		echo "$short"
+	# a SKIP is no failure, so it cannot account for a non-zero exit
+	elif [ $rc -ne 0 ] && ! grep '^not ok' "$log" | grep -qv '# SKIP'; then
 		echo "not ok $name exited with status $rc"
 	fi
 }

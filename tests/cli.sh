@@ -2,6 +2,7 @@
 # The command line end to end: exit codes, options, every bundle kind and
 # broken input.  One "ok"/"not ok" line per check.
 set -u
+. tests/lib.sh
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -114,6 +115,10 @@ for b in samples/*.tgz "$tmp/b.tar.xz" "$tmp/b.tar.zstd" "$tmp/cut.tgz" \
 	rc2=$?
 	"$bin" --one-thread -f json "$b" >"$tmp/one" 2>"$tmp/one.err"
 	rc1=$?
+	ran "cli one-thread-same $(basename "$b") (two threads)" $rc2 \
+	    "$tmp/two.err" 0 3 || continue
+	ran "cli one-thread-same $(basename "$b") (one thread)" $rc1 \
+	    "$tmp/one.err" 0 3 || continue
 	if [ $rc1 -eq $rc2 ] && cmp -s "$tmp/one" "$tmp/two" &&
 	    cmp -s "$tmp/one.err" "$tmp/two.err"; then
 		echo "ok cli one-thread-same $(basename "$b")"
@@ -154,7 +159,8 @@ if command -v python3 >/dev/null 2>&1 &&
     python3 -c 'import jsonschema' >/dev/null 2>&1; then
 	for b in samples/gx10-before.tgz samples/gx10-after.tgz "$tmp/half.tar" \
 	    "$tmp/lspci.txt" tests/fuzz/corpus/bundle/nested.tar; do
-		"$bin" -f json "$b" >"$tmp/r.json" 2>/dev/null
+		"$bin" -f json "$b" >"$tmp/r.json" 2>"$tmp/err"
+		ran "cli json-schema $(basename "$b")" $? "$tmp/err" || continue
 		if python3 -c 'import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[1])),
     json.load(open("formats/report.schema.json")))' "$tmp/r.json"; then

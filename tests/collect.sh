@@ -8,6 +8,7 @@
 # must identify every member with no failure note.  Needs root, network
 # namespaces, iperf3 and tcpdump; skipped (not passed) otherwise.
 set -u
+. tests/lib.sh
 bin=$1
 script=src/collect/pathdoctor-collect
 skip() {
@@ -91,9 +92,10 @@ for shell in dash "busybox sh"; do
 		tar -tzf "$out" >"$tmp/list"
 		tar -xzOf "$out" --wildcards '*/manifest.txt' \
 		    >"$tmp/$sh_name-$ifname.manifest" 2>/dev/null
-		"$bin" -f json "$out" >"$tmp/report.json" 2>"$tmp/err"
+		"$bin" -f json "$out" >"$tmp/report.json" 2>"$tmp/err" </dev/null
+		ran "collect $sh_name $ifname" $? "$tmp/err" || continue
 		python3 - "$sh_name" "$ifname" "$tmp/list" "$tmp/report.json" \
-		    <<'PY'
+		    <<'PY' ||
 import json, sys
 name, ifname, listing, report = sys.argv[1:5]
 files = [l.strip().split("/", 1)[1] for l in open(listing) if "/" in l
@@ -133,5 +135,7 @@ else:
           "counters %.0f MB/s" % (name, ifname,
                                   caps[0]["tcp_payload_bytes"], moved / 1e6))
 PY
+		echo "not ok collect $sh_name $ifname: the check exited with" \
+		    "status $?"
 	done
 done

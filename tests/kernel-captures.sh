@@ -11,6 +11,7 @@
 # Needs root (network namespaces), iperf3, tcpdump, nft and ethtool;
 # skipped otherwise.
 set -u
+. tests/lib.sh
 bin=$1
 skip() {
 	echo "not ok kernel-captures # SKIP $1"
@@ -38,8 +39,10 @@ for name in pve-gso-before pve-gso-after gx10-before; do
 	(cd "$tmp/fresh/$name" && find . -name '*.pcap') | while read -r f; do
 		cp "$tmp/fresh/$name/$f" "$tmp/$name/$f"
 	done
-	"$bin" -f json "$tmp/$name" >"$tmp/$name.json" 2>"$tmp/$name.err"
-	python3 - "$name" "$tmp/$name.json" <<'PY'
+	"$bin" -f json "$tmp/$name" >"$tmp/$name.json" 2>"$tmp/$name.err" \
+	    </dev/null
+	ran "kernel-captures $name" $? "$tmp/$name.err" || continue
+	python3 - "$name" "$tmp/$name.json" <<'PY' ||
 import json, sys
 name, path = sys.argv[1:3]
 r = json.load(open(path))
@@ -96,4 +99,5 @@ if problems:
 else:
     print("ok kernel-captures %s" % name)
 PY
+	echo "not ok kernel-captures $name: the check exited with status $?"
 done

@@ -10,19 +10,18 @@
 #    pathdoctor into retransmissions and capture duplicates.  So
 #    retransmissions + capture_duplicates must equal tshark's
 #    retransmission + out_of_order, exactly.
+# Skipped without the corpus (a failure when CI=true).
 set -u
+. tests/lib.sh
 bin=$1
 corpus=${PD_CORPUS:-../shared/corpus}
-if [ ! -d "$corpus" ]; then
-	echo "not ok tshark # SKIP corpus not found"
-	exit 0
-fi
+no_corpus tshark && exit 0
 if ! command -v python3 >/dev/null 2>&1; then
 	echo "not ok tshark # SKIP python3 not installed"
 	exit 0
 fi
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+trap 'rm -f "$tmp" "$tmp.err"' EXIT
 for g in tests/golden/tshark/*.sizes; do
 	name=$(basename "$g" .sizes)
 	f="$corpus/pcap/$name"
@@ -31,8 +30,9 @@ for g in tests/golden/tshark/*.sizes; do
 		echo "not ok tshark $name # SKIP not in the corpus"
 		continue
 	fi
-	"$bin" -f json "$f" >"$tmp" 2>/dev/null
-	python3 - "$tmp" "$g" "tests/golden/tshark/$name.retrans" "$name" <<'PY'
+	"$bin" -f json "$f" >"$tmp" 2>"$tmp.err" </dev/null
+	ran "tshark $name" $? "$tmp.err" || continue
+	python3 - "$tmp" "$g" "tests/golden/tshark/$name.retrans" "$name" <<'PY' ||
 import json, sys
 report, sizes, retrans, name = sys.argv[1:5]
 caps = json.load(open(report))["captures"]
@@ -52,4 +52,5 @@ mine = sum(c["retransmissions"] + c["capture_duplicates"] for c in caps)
 print(("ok" if mine == r + ooo else "not ok") + " tshark retransmissions " + name +
       ("" if mine == r + ooo else ": tshark %d + %d out-of-order, pathdoctor %d" % (r, ooo, mine)))
 PY
+	echo "not ok tshark $name: the comparison exited with status $?"
 done

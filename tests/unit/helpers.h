@@ -3,6 +3,7 @@
 #define PD_TEST_HELPERS_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <setjmp.h>
@@ -14,10 +15,16 @@
 
 /* The shared corpus (PD_CORPUS, default ../shared/corpus), or NULL. */
 const char *corpus_dir(void);
-/* Skips the calling test with a message when the corpus is absent. */
+/* True in CI (CI=true), where a missing corpus is a failure. */
+bool corpus_required(void);
+/* Skips the calling test with a message when the corpus is absent; in
+ * CI fails it. */
 #define REQUIRE_CORPUS()                                                   \
 	do {                                                               \
 		if (!corpus_dir()) {                                       \
+			if (corpus_required())                             \
+				fail_msg("corpus not found (CI requires "    \
+				    "it)");                                \
 			print_message("corpus not found (set PD_CORPUS or "  \
 			    "place it at ../shared/corpus): skipped\n");     \
 			skip();                                            \

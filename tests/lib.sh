@@ -1,0 +1,68 @@
+# shellcheck shell=sh disable=SC2034,SC2154
+# Shared by the test scripts (sourced, from the repository root); the
+# variables named below are set or read by the scripts that source it.
+
+# ran NAME STATUS ERRFILE [CODE...]: true when a command's exit STATUS is
+# one of CODE (default 0).  Otherwise prints "not ok NAME: exit STATUS"
+# and the head of its stderr, and is false, so that a loop goes on to
+# its next input and a crash on one input is a failure, never checks
+# that silently did not run:
+#   "$bin" -f json "$f" >"$out" 2>"$err"; ran "tshark $f" $? "$err" || continue
+ran() {
+	_name=$1 _status=$2 _err=$3
+	shift 3
+	[ $# -gt 0 ] || set -- 0
+	for _code in "$@"; do
+		[ "$_status" -eq "$_code" ] && return 0
+	done
+	echo "not ok $_name: exit $_status, want $*"
+	grep -v '^=*$' "$_err" | head -n 5 | sed 's/^/#   /'
+	return 1
+}
+
+# no_corpus NAME [DIR]: true when the shared corpus (or its DIR) is absent,
+# after printing "not ok NAME # SKIP corpus not found", or in CI (CI=true),
+# where the corpus is required, a failure.
+no_corpus() {
+	[ -d "${2:-$corpus}" ] && return 1
+	if [ "${CI:-}" = true ]; then
+		echo "not ok $1 corpus not found (CI requires it)"
+	else
+		echo "not ok $1 # SKIP corpus not found"
+	fi
+}
+
+# Golden tests (tests/golden/LIST; run-golden.sh, update-golden.sh); they
+# set bin and corpus first.
+# golden_entries: the lines of tests/golden/LIST that are entries.
+golden_entries() {
+	grep -v '^#' tests/golden/LIST | grep -v '^[[:space:]]*$'
+}
+
+# golden_want FIELD: sets want to N of an "exit=N" field; false for any
+# other field.
+golden_want() {
+	case $1 in
+	exit= | exit=*[!0-9]*) return 1 ;;
+	exit=*) want=${1#exit=} ;;
+	*) return 1 ;;
+	esac
+}
+
+# golden_run INPUT OPTIONS OUT: pathdoctor OPTIONS INPUT with stdout and
+# stderr into OUT and its exit status in got; an INPUT "corpus:PATH" runs
+# inside the corpus, and is false, without running, when that is absent.
+golden_run() {
+	case $1 in
+	corpus:*)
+		[ -d "$corpus" ] || return 1
+		# shellcheck disable=SC2086
+		(cd "$corpus" && "$bin" $2 "${1#corpus:}") >"$3" 2>&1 </dev/null
+		;;
+	*)
+		# shellcheck disable=SC2086
+		"$bin" $2 "$1" >"$3" 2>&1 </dev/null
+		;;
+	esac
+	got=$?
+}
