@@ -406,6 +406,72 @@ test_vmlinux(void **state)
 	free(vm);
 }
 
+/* perf's NAME@plt stubs in tests/unit/data/plt-tiny.c's builds: where
+ * objdump -d puts each, named by the relocation (readelf -r) of the GOT
+ * slot that it jumps through. */
+struct plt_fact {
+	uint64_t addr, size;
+	const char *name;
+};
+
+static const struct plt_fact plt_x86_64[] = {
+	{ 0x310, 16, ".plt" },			/* PLT0 */
+	{ 0x320, 16, "ext_one@plt" },
+	{ 0x330, 16, "offset_0x330@plt" },	/* IRELATIVE, listed last */
+	{ 0x340, 16, "ext_two@plt" },
+	{ 0x350, 16, "offset_0x350@plt" },
+}, plt_x86_64_ibt[] = {
+	{ 0x3e0, 0x50, ".plt" },		/* all of it lazy binding */
+	{ 0x440, 16, "ext_one@plt" },		/* .plt.sec */
+	{ 0x450, 16, "tpl@plt" },		/* the IFUNC at its addend */
+	{ 0x460, 16, "ext_two@plt" },
+	{ 0x470, 16, "offset_0x470@plt" },	/* a static IFUNC */
+}, plt_aarch64[] = {
+	{ 0x380, 32, ".plt" },
+	{ 0x3a0, 16, "ext_one@plt" },
+	{ 0x3b0, 16, "ext_three@plt" },
+	{ 0x3c0, 16, "ext_two@plt" },
+	{ 0x3d0, 16, "offset_0x3d0@plt" },	/* perf names IFUNCs on */
+	{ 0x3e0, 16, "offset_0x3e0@plt" },	/* x86_64 only */
+};
+
+static void
+check_plt(const char *name, const struct plt_fact *want, unsigned n)
+{
+	char path[256];
+	size_t len;
+	struct parsed p;
+
+	snprintf(path, sizeof(path), "tests/unit/data/%s", name);
+	unsigned char *elf = slurp(path, &len);
+
+	assert_non_null(elf);
+	parsed_read_memory(&p, elf, len, name);
+	const struct pd_elf *e = p.m->hosts->elfs;
+
+	assert_non_null(e);
+	assert_int_equal(e->n_plt, n);
+	for (unsigned i = 0; i < n; i++) {
+		assert_int_equal(e->plt[i].addr, want[i].addr);
+		assert_int_equal(e->plt[i].size, want[i].size);
+		assert_string_equal(e->plt[i].name, want[i].name);
+	}
+	parsed_free(&p);
+	free(elf);
+}
+
+#define N_FACTS(v) (unsigned)(sizeof(v) / sizeof((v)[0]))
+
+static void
+test_plt_stubs(void **state)
+{
+	(void)state;
+	check_plt("plt-x86_64.so", plt_x86_64, N_FACTS(plt_x86_64));
+	check_plt("plt-x86_64-ibt.so", plt_x86_64_ibt,
+	    N_FACTS(plt_x86_64_ibt));
+	check_plt("plt-aarch64.so", plt_aarch64, N_FACTS(plt_aarch64));
+}
+
 static void
 test_kallsyms_unreadable(void **state)
 {
@@ -477,6 +543,7 @@ test_group_profile(void)
 		cmocka_unit_test(test_corpus_texts),
 		cmocka_unit_test(test_kallsyms_unreadable),
 		cmocka_unit_test(test_vmlinux),
+		cmocka_unit_test(test_plt_stubs),
 		cmocka_unit_test(test_iommu_rule),
 	};
 
