@@ -1,10 +1,13 @@
 /* "elf": an executable, shared library, vmlinux or separate debug file in
  * the bundle (perf archive puts the build-id cache in), read with
- * libelf: its GNU build id, its loadable segments and its function
- * symbols (.symtab, else .dynsym), so that a profile's user addresses
- * get names.  Held in memory while read, up to the spool cap. */
+ * libelf: its GNU build id, its loadable segments, its function
+ * symbols (.symtab, else .dynsym) and its PLT stubs as perf names them,
+ * so that a profile's user addresses get names.  Held in memory while
+ * read, up to the spool cap. */
 #include <gelf.h>
+#include <inttypes.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pathdoctor/arena.h"
@@ -27,25 +30,33 @@ bid_elf(const struct pd_member *m)
 	return 0;
 }
 
+/* The first section called name, its header in *sh; NULL when none. */
+static Elf_Scn *
+section_named(Elf *e, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+
+	if (elf_getshdrstrndx(e, &shstr) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		const char *s;
+
+		if (gelf_getshdr(scn, sh) &&
+		    (s = elf_strptr(e, shstr, sh->sh_name)) &&
+		    strcmp(s, name) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
 /* A separate debug file keeps symbols but not code: .text is NOBITS. */
 static bool
 debug_only(Elf *e)
 {
-	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	size_t shstr;
 
-	if (elf_getshdrstrndx(e, &shstr) != 0)
-		return false;
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		const char *name;
-
-		if (gelf_getshdr(scn, &sh) &&
-		    (name = elf_strptr(e, shstr, sh.sh_name)) &&
-		    strcmp(name, ".text") == 0)
-			return sh.sh_type == SHT_NOBITS;
-	}
-	return false;
+	return section_named(e, ".text", &sh) && sh.sh_type == SHT_NOBITS;
 }
 
 static void
@@ -124,6 +135,181 @@ symbols_of(Elf *e, Elf64_Word t, struct pd_elf *out, struct pd_arena *a)
 	return false;
 }
 
+/* perf's NAME@plt symbols (its dso__synthesize_plt_symbols), so that a
+ * sample in a PLT stub gets the name perf report gives it.  x86_64 and
+ * aarch64 only: the stub sizes are the machine's. */
+struct plt_layout {
+	uint64_t addr, off, ent, n;	/* n stubs of ent bytes from addr,
+					 * file offset off */
+	uint64_t head_addr, head_size;	/* perf's ".plt" before them */
+};
+
+/* One .rela.plt entry; idx keeps the file's order among equal slots. */
+struct plt_rel {
+	uint64_t got, addend;
+	uint32_t sym, type, idx;
+};
+
+struct plt_src {
+	Elf *e;
+	unsigned machine;
+	Elf_Data *syms;			/* the table .rela.plt names */
+	size_t strtab;
+};
+
+/* An x86 stub's size as perf takes it: sh_entsize when 8 or 16, else
+ * what the alignment says. */
+static uint64_t
+x86_plt_entsize(const GElf_Shdr *sh)
+{
+	if (sh->sh_entsize == 8 || sh->sh_entsize == 16)
+		return sh->sh_entsize;
+	return sh->sh_addralign == 8 ? 8 : 16;
+}
+
+/* A PROGBITS section whose addresses and file offsets do not wrap. */
+static bool
+code_section(Elf *e, const char *name, GElf_Shdr *sh)
+{
+	return section_named(e, name, sh) && sh->sh_type == SHT_PROGBITS &&
+	    sh->sh_size <= UINT64_MAX - sh->sh_addr &&
+	    sh->sh_size <= UINT64_MAX - sh->sh_offset;
+}
+
+/* x86_64: PLT0, then stubs of PLT0's size; with IBT the stubs that calls
+ * reach are in .plt.sec and all of .plt is lazy-binding code.  aarch64:
+ * a 32-byte PLT0, 16-byte stubs.  A .plt of exactly one stub per
+ * relocation has no PLT0 (perf's rule). */
+static bool
+plt_layout_of(Elf *e, unsigned machine, size_t n_rel, struct plt_layout *l)
+{
+	GElf_Shdr plt, sec;
+	uint64_t head;
+
+	if (!code_section(e, ".plt", &plt))
+		return false;
+	l->ent = machine == EM_AARCH64 ? 16 : x86_plt_entsize(&plt);
+	head = machine == EM_AARCH64 ? 32 : l->ent;
+	l->head_addr = plt.sh_addr;
+	l->head_size = head;
+	if (machine == EM_X86_64 && code_section(e, ".plt.sec", &sec)) {
+		l->head_size = plt.sh_size;
+		l->ent = x86_plt_entsize(&sec);
+		plt = sec;
+		head = 0;
+	} else if (plt.sh_size % l->ent == 0 && plt.sh_size / l->ent == n_rel) {
+		l->head_size = head = 0;
+	}
+	if (plt.sh_size < head)
+		return false;
+	l->addr = plt.sh_addr + head;
+	l->off = plt.sh_offset + head;
+	l->n = (plt.sh_size - head) / l->ent;
+	return true;
+}
+
+static int
+cmp_rel(const void *x, const void *y)
+{
+	const struct plt_rel *a = x, *b = y;
+
+	if (a->got != b->got)
+		return a->got < b->got ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* .rela.plt's entries (at most ELF_SYMS_MAX, their count in *n) and the
+ * symbol table they name; NULL when there is none.  free() it. */
+static struct plt_rel *
+plt_rels(struct plt_src *src, size_t *n)
+{
+	GElf_Shdr rsh, ssh;
+	Elf_Scn *rscn = section_named(src->e, ".rela.plt", &rsh), *sscn;
+	Elf_Data *data;
+	GElf_Rela r;
+	size_t k = 0;
+
+	if (!rscn || rsh.sh_type != SHT_RELA || !rsh.sh_entsize ||
+	    !(sscn = elf_getscn(src->e, rsh.sh_link)) ||
+	    !gelf_getshdr(sscn, &ssh) || (ssh.sh_type != SHT_DYNSYM &&
+	    ssh.sh_type != SHT_SYMTAB) ||
+	    !(data = elf_getdata(rscn, NULL)) ||
+	    !(src->syms = elf_getdata(sscn, NULL)))
+		return NULL;
+	src->strtab = ssh.sh_link;
+	*n = rsh.sh_size / rsh.sh_entsize;
+	if (*n > ELF_SYMS_MAX)
+		*n = ELF_SYMS_MAX;
+	struct plt_rel *v = pd_xmalloc((*n + 1) * sizeof(*v));
+
+	for (; k < *n && gelf_getrela(data, (int)k, &r); k++)
+		v[k] = (struct plt_rel){ r.r_offset, (uint64_t)r.r_addend,
+		    (uint32_t)GELF_R_SYM(r.r_info),
+		    (uint32_t)GELF_R_TYPE(r.r_info), (uint32_t)k };
+	*n = k;
+	return v;
+}
+
+/* perf's name for a stub: the symbol its relocation names; else, for an
+ * x86_64 IRELATIVE one, the function its addend (the IFUNC resolver)
+ * starts, in this file's table (perf also asks that it be the IFUNC,
+ * which a resolver's address is); else the stub's file offset. */
+static const char *
+plt_name(const struct plt_src *src, const struct plt_rel *r, uint64_t off,
+    const struct pd_elf *out, struct pd_arena *a)
+{
+	const char *name = NULL;
+	GElf_Sym s;
+
+	if (r->sym <= INT_MAX && gelf_getsym(src->syms, (int)r->sym, &s))
+		name = elf_strptr(src->e, src->strtab, s.st_name);
+	if ((!name || !*name) && src->machine == EM_X86_64 &&
+	    r->type == R_X86_64_IRELATIVE) {
+		const struct pd_sym *f = pd_sym_at(out->syms, out->n_syms,
+		    r->addend);
+
+		name = f && f->addr == r->addend ? f->name : NULL;
+	}
+	if (name && *name)
+		return pd_arena_printf(a, "%s@plt", name);
+	return pd_arena_printf(a, "offset_%#" PRIx64 "@plt", off);
+}
+
+static void
+plt_of(Elf *e, struct pd_elf *out, struct pd_arena *a)
+{
+	struct plt_src src = { e, 0, NULL, 0 };
+	struct plt_layout l;
+	struct plt_rel *v;
+	GElf_Ehdr eh;
+	size_t n = 0;
+
+	if (!gelf_getehdr(e, &eh) || (eh.e_machine != EM_X86_64 &&
+	    eh.e_machine != EM_AARCH64))
+		return;
+	src.machine = eh.e_machine;
+	if (!(v = plt_rels(&src, &n)) || !plt_layout_of(e, src.machine, n,
+	    &l))
+		goto out;
+	/* x86 ld puts IRELATIVE relocations last; their GOT slots, like
+	 * everyone's, are in stub order (perf sorts the same way) */
+	if (src.machine == EM_X86_64)
+		qsort(v, n, sizeof(*v), cmp_rel);
+	if (n > l.n)
+		n = l.n;
+	out->plt = pd_arena_alloc(a, (n + 1) * sizeof(*out->plt));
+	if (l.head_size)
+		out->plt[out->n_plt++] = (struct pd_sym){ l.head_addr,
+		    l.head_size, ".plt", NULL, STB_GLOBAL };
+	for (size_t i = 0; i < n; i++)
+		out->plt[out->n_plt++] = (struct pd_sym){ l.addr + i * l.ent,
+		    l.ent, plt_name(&src, &v[i], l.off + i * l.ent, out, a),
+		    NULL, STB_GLOBAL };
+	out->n_plt = pd_syms_settle(out->plt, out->n_plt);
+out:
+	free(v);
+}
+
 static enum pd_status
 parse_elf(const struct pd_member *m, struct pd_input *in, struct pd_host *h,
     struct pd_diag *d)
@@ -158,10 +344,15 @@ parse_elf(const struct pd_member *m, struct pd_input *in, struct pd_host *h,
 				x->segs[x->n_segs++] = (struct pd_elf_seg){
 				    ph.p_offset, ph.p_vaddr, ph.p_memsz };
 		}
-	if (!symbols_of(e, SHT_SYMTAB, x, d->arena) &&
-	    !symbols_of(e, SHT_DYNSYM, x, d->arena))
+	bool named = symbols_of(e, SHT_SYMTAB, x, d->arena) ||
+	    symbols_of(e, SHT_DYNSYM, x, d->arena);
+
+	if (!x->debug_only)
+		plt_of(e, x, d->arena);
+	if (!named)
 		pd_diag_note(d, PD_WARN, "elf.no-symbols", 0, "no function "
-		    "symbols (stripped): addresses in it stay unnamed");
+		    "symbols (stripped): addresses in it%s stay unnamed",
+		    x->n_plt ? " but its PLT stubs" : "");
 	if (!x->build_id[0])
 		pd_diag_note(d, PD_WARN, "elf.no-build-id", 0, "no GNU build "
 		    "id: matched to profiles by file name only");

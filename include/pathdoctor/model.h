@@ -370,6 +370,8 @@ struct pd_elf {
 	unsigned n_segs;
 	struct pd_sym *syms;		/* functions, by address */
 	unsigned n_syms;
+	struct pd_sym *plt;		/* perf's NAME@plt stubs, by address */
+	unsigned n_plt;
 	bool from_symtab;		/* .symtab (else .dynsym) */
 	uint64_t text_addr;		/* _text or _stext: a vmlinux's base */
 	bool debug_only;		/* separate debug file: no code, and

@@ -236,7 +236,9 @@ elf_for(const struct pd_host *h, const struct pd_profile *p,
 }
 
 /* The function holding file offset off: the binary's PT_LOAD segments
- * (layout) turn it into an address, the best symbol table names it. */
+ * (layout) turn it into an address; the binary's PLT stubs (a debug
+ * file has none), else the best symbol table (e, NULL when no file has
+ * one), name it. */
 static const char *
 elf_sym(const struct pd_elf *e, const struct pd_elf *layout, uint64_t off)
 {
@@ -249,8 +251,10 @@ elf_sym(const struct pd_elf *e, const struct pd_elf *layout, uint64_t off)
 			    layout->segs[i].vaddr;
 			break;
 		}
-	const struct pd_sym *s = pd_sym_at(e->syms, e->n_syms, va);
+	const struct pd_sym *s = pd_sym_at(layout->plt, layout->n_plt, va);
 
+	if (!s && e)
+		s = pd_sym_at(e->syms, e->n_syms, va);
 	return s ? s->name : NULL;
 }
 
@@ -391,7 +395,7 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 	const struct pd_elf *layout = NULL;
 	const struct pd_elf *e = m ? elf_for(h, p, m->filename, &layout) :
 	    NULL;
-	const char *name = e ? elf_sym(e, layout, rip) : NULL;
+	const char *name = layout ? elf_sym(e, layout, rip) : NULL;
 
 	if (name)
 		return intern(t, a, name, base_name(m->filename), false);

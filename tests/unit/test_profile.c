@@ -35,6 +35,10 @@ put_at(struct out *o, size_t at, uint64_t v)
 
 #define ST_CHAIN_LAYOUT (1 | 2 | 4 | 128 | 256 | 32) /* IP TID TIME CPU PERIOD CALLCHAIN */
 #define KERNEL_CTX ((uint64_t)-128)
+#define USER_CTX ((uint64_t)-512)
+#define MISC_KERNEL 1
+#define MISC_USER 2
+#define USER_PID 42
 
 static void
 attr(struct out *o)
@@ -50,25 +54,35 @@ attr(struct out *o)
 	put(o, 0, 8);			/* config1 */
 }
 
-/* A kernel sample on cpu with the given period: leaf, then callers. */
+/* A sample on cpu with the given period: leaf, then callers; in the
+ * kernel (misc MISC_KERNEL) by the swapper, else by USER_PID. */
 static void
-sample(struct out *o, unsigned cpu, uint64_t period, uint64_t leaf,
-    uint64_t caller)
+sample_in(struct out *o, unsigned misc, unsigned cpu, uint64_t period,
+    uint64_t leaf, uint64_t caller)
 {
+	unsigned pid = misc == MISC_KERNEL ? 0 : USER_PID;
+
 	put(o, 9, 4);
-	put(o, 1, 2);			/* misc: kernel */
+	put(o, misc, 2);
 	put(o, 8 + 6 * 8 + 3 * 8, 2);	/* header, six fields, chain */
 	put(o, leaf, 8);
-	put(o, 0, 4);			/* pid: swapper */
-	put(o, 0, 4);
+	put(o, pid, 4);
+	put(o, pid, 4);
 	put(o, 1000, 8);		/* time */
 	put(o, cpu, 4);
 	put(o, 0, 4);
 	put(o, period, 8);
 	put(o, 3, 8);			/* callchain: marker, leaf, caller */
-	put(o, KERNEL_CTX, 8);
+	put(o, misc == MISC_KERNEL ? KERNEL_CTX : USER_CTX, 8);
 	put(o, leaf, 8);
 	put(o, caller, 8);
+}
+
+static void
+sample(struct out *o, unsigned cpu, uint64_t period, uint64_t leaf,
+    uint64_t caller)
+{
+	sample_in(o, MISC_KERNEL, cpu, period, leaf, caller);
 }
 
 static void
@@ -83,25 +97,40 @@ samples(struct out *o)
 	sample(o, 1, 100, 0xffff800080004000, 0xffff800080003000);
 }
 
-/* perf's record of where the kernel ran: "[kernel.kallsyms]_text" with
- * its runtime _text as the offset */
+/* perf's MMAP record: name mapped at start for len bytes from pgoff, by
+ * the kernel (pid -1) or by USER_PID */
 static void
-kernel_map(struct out *o, uint64_t text)
+map_record(struct out *o, unsigned misc, uint64_t start, uint64_t len,
+    uint64_t pgoff, const char *name)
 {
+	size_t n = (strlen(name) + 8) & ~(size_t)7;	/* NUL, padding */
+
 	put(o, 1, 4);
-	put(o, 1, 2);
-	put(o, 8 + 4 + 4 + 8 + 8 + 8 + 24, 2);
-	put(o, 0xffffffff, 4);
-	put(o, 0, 4);
-	put(o, text, 8);
-	put(o, 0x100000, 8);
-	put(o, text, 8);
-	memcpy(o->b + o->n, "[kernel.kallsyms]_text\0\0", 24);
-	o->n += 24;
+	put(o, misc, 2);
+	put(o, 8 + 4 + 4 + 8 + 8 + 8 + n, 2);
+	put(o, misc == MISC_KERNEL ? 0xffffffff : USER_PID, 4);
+	put(o, misc == MISC_KERNEL ? 0 : USER_PID, 4);
+	put(o, start, 8);
+	put(o, len, 8);
+	put(o, pgoff, 8);
+	memset(o->b + o->n, 0, n);
+	memcpy(o->b + o->n, name, strlen(name));
+	o->n += n;
 }
 
+/* perf's record of where the kernel ran: "[kernel.kallsyms]_text" with
+ * its runtime _text as the offset, then the samples */
+static void
+kernel_map_samples(struct out *o)
+{
+	map_record(o, MISC_KERNEL, 0xffff800080000000, 0x100000,
+	    0xffff800080000000, "[kernel.kallsyms]_text");
+	samples(o);
+}
+
+/* A perf.data file of the records that records() writes. */
 static size_t
-write_file_map(struct out *o, bool le, bool kmap)
+write_file_of(struct out *o, bool le, void (*records)(struct out *))
 {
 	memset(o, 0, sizeof(*o));
 	o->le = le;
@@ -124,9 +153,7 @@ write_file_map(struct out *o, bool le, bool kmap)
 	attr(o);
 	put(o, 0, 8);			/* ids section */
 	put(o, 0, 8);
-	if (kmap)
-		kernel_map(o, 0xffff800080000000);
-	samples(o);
+	records(o);
 	put_at(o, 48, o->n - 184);
 	size_t table = o->n;
 
@@ -141,7 +168,7 @@ write_file_map(struct out *o, bool le, bool kmap)
 static size_t
 write_file(struct out *o, bool le)
 {
-	return write_file_map(o, le, false);
+	return write_file_of(o, le, samples);
 }
 
 static size_t
@@ -382,7 +409,7 @@ static void
 test_vmlinux(void **state)
 {
 	struct out o;
-	size_t len = write_file_map(&o, true, true), vlen;
+	size_t len = write_file_of(&o, true, kernel_map_samples), vlen;
 	unsigned char *vm = slurp("tests/unit/data/vmlinux-tiny", &vlen);
 	struct tar_entry e[] = {
 		{ .path = "h/perf.data", .data = o.b, .len = len },
@@ -404,6 +431,128 @@ test_vmlinux(void **state)
 	parsed_free(&p);
 	free(tar);
 	free(vm);
+}
+
+/* perf's NAME@plt stubs in tests/unit/data/plt-tiny.c's builds: where
+ * objdump -d puts each, named by the relocation (readelf -r) of the GOT
+ * slot that it jumps through. */
+struct plt_fact {
+	uint64_t addr, size;
+	const char *name;
+};
+
+static const struct plt_fact plt_x86_64[] = {
+	{ 0x310, 16, ".plt" },			/* PLT0 */
+	{ 0x320, 16, "ext_one@plt" },
+	{ 0x330, 16, "offset_0x330@plt" },	/* IRELATIVE, listed last */
+	{ 0x340, 16, "ext_two@plt" },
+	{ 0x350, 16, "offset_0x350@plt" },
+}, plt_x86_64_ibt[] = {
+	{ 0x3e0, 0x50, ".plt" },		/* all of it lazy binding */
+	{ 0x440, 16, "ext_one@plt" },		/* .plt.sec */
+	{ 0x450, 16, "tpl@plt" },		/* the IFUNC at its addend */
+	{ 0x460, 16, "ext_two@plt" },
+	{ 0x470, 16, "offset_0x470@plt" },	/* a static IFUNC */
+}, plt_aarch64[] = {
+	{ 0x380, 32, ".plt" },
+	{ 0x3a0, 16, "ext_one@plt" },
+	{ 0x3b0, 16, "ext_three@plt" },
+	{ 0x3c0, 16, "ext_two@plt" },
+	{ 0x3d0, 16, "offset_0x3d0@plt" },	/* perf names IFUNCs on */
+	{ 0x3e0, 16, "offset_0x3e0@plt" },	/* x86_64 only */
+};
+
+static void
+check_plt(const char *name, const struct plt_fact *want, unsigned n)
+{
+	char path[256];
+	size_t len;
+	struct parsed p;
+
+	snprintf(path, sizeof(path), "tests/unit/data/%s", name);
+	unsigned char *elf = slurp(path, &len);
+
+	assert_non_null(elf);
+	parsed_read_memory(&p, elf, len, name);
+	const struct pd_elf *e = p.m->hosts->elfs;
+
+	assert_non_null(e);
+	assert_int_equal(e->n_plt, n);
+	for (unsigned i = 0; i < n; i++) {
+		assert_int_equal(e->plt[i].addr, want[i].addr);
+		assert_int_equal(e->plt[i].size, want[i].size);
+		assert_string_equal(e->plt[i].name, want[i].name);
+	}
+	parsed_free(&p);
+	free(elf);
+}
+
+#define N_FACTS(v) (unsigned)(sizeof(v) / sizeof((v)[0]))
+
+static void
+test_plt_stubs(void **state)
+{
+	(void)state;
+	check_plt("plt-x86_64.so", plt_x86_64, N_FACTS(plt_x86_64));
+	check_plt("plt-x86_64-ibt.so", plt_x86_64_ibt,
+	    N_FACTS(plt_x86_64_ibt));
+	check_plt("plt-aarch64.so", plt_aarch64, N_FACTS(plt_aarch64));
+}
+
+#define PLT_BASE 0x7f0000000000u
+
+/* USER_PID runs plt-x86_64.so: samples in two stubs and in PLT0, all
+ * called from 0x380 in its .text, where no symbol is (it exports none,
+ * as a stripped executable). */
+static void
+plt_records(struct out *o)
+{
+	map_record(o, MISC_USER, PLT_BASE, 0x1000, 0,
+	    "/usr/lib/plt-x86_64.so");
+	sample_in(o, MISC_USER, 0, 100, PLT_BASE + 0x33f, PLT_BASE + 0x380);
+	sample_in(o, MISC_USER, 0, 200, PLT_BASE + 0x344, PLT_BASE + 0x380);
+	sample_in(o, MISC_USER, 0, 300, PLT_BASE + 0x310, PLT_BASE + 0x380);
+}
+
+static const struct pd_prof_sym *
+sym_named(const struct pd_profile *pr, const char *name)
+{
+	for (unsigned i = 0; i < pr->n_syms; i++)
+		if (strcmp(pr->syms[i].name, name) == 0)
+			return &pr->syms[i];
+	fail_msg("no symbol %s", name);
+	return NULL;
+}
+
+/* A sample in a PLT stub of a file without function symbols gets the
+ * stub's name, as perf report gives it. */
+static void
+test_plt_profile(void **state)
+{
+	struct out o;
+	size_t len = write_file_of(&o, true, plt_records), elen, tlen;
+	unsigned char *elf = slurp("tests/unit/data/plt-x86_64.so", &elen);
+	struct tar_entry e[] = {
+		{ .path = "h/perf.data", .data = o.b, .len = len },
+		{ .path = "h/plt-x86_64.so", .data = elf, .len = elen },
+	};
+	struct parsed p;
+
+	(void)state;
+	assert_non_null(elf);
+	unsigned char *tar = make_tar(e, 2, 0, &tlen);
+
+	parsed_read_memory(&p, tar, tlen, "t.tar");
+	const struct pd_profile *pr = p.m->hosts->profiles;
+
+	assert_true(sym_named(pr, "offset_0x330@plt")->self == 100);
+	assert_true(sym_named(pr, "ext_two@plt")->self == 200);
+	assert_true(sym_named(pr, ".plt")->self == 300);
+	assert_string_equal(sym_named(pr, ".plt")->dso, "plt-x86_64.so");
+	assert_true(sym_named(pr, "0x0000000000000380")->inclusive == 600);
+	parsed_free(&p);
+	free(tar);
+	free(elf);
 }
 
 static void
@@ -477,6 +626,8 @@ test_group_profile(void)
 		cmocka_unit_test(test_corpus_texts),
 		cmocka_unit_test(test_kallsyms_unreadable),
 		cmocka_unit_test(test_vmlinux),
+		cmocka_unit_test(test_plt_stubs),
+		cmocka_unit_test(test_plt_profile),
 		cmocka_unit_test(test_iommu_rule),
 	};
 
