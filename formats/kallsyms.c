@@ -5,6 +5,7 @@
  * (kptr_restrict): that is a note, since nothing can be named then. */
 #include <stdlib.h>
 #include <string.h>
+#include "decode/profile.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"

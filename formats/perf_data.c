@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "decode/profile.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/cursor.h"
 #include "pathdoctor/diag.h"

@@ -59,9 +59,4 @@ struct pd_format {
 extern const struct pd_format *const pd_formats[];	/* NULL-terminated */
 
 const struct pd_format *pd_format_find(const char *name);
-/* Picks the best bidder; returns it and stores its bid (and the
- * runner-up's) when the pointers are not NULL. */
-const struct pd_format *pd_sniff(const struct pd_member *m, int *bid,
-    int *runner_up);
-
 #endif

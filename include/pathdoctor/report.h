@@ -33,6 +33,8 @@ struct pd_not_evaluated {
 	unsigned n_gaps;
 };
 
+struct pd_rule_filter;
+
 struct pd_report {
 	const char *bundle;
 	const struct pd_model *model;
@@ -43,17 +45,6 @@ struct pd_report {
 	unsigned n_members_noted;	/* members whose worst status is not OK */
 	bool color;			/* renderers with .colour only */
 };
-
-/* --only/--skip: keep(rule, ctx) false skips a rule silently. */
-struct pd_rule_filter {
-	bool (*keep)(const struct pd_rule *r, const void *ctx);
-	const void *ctx;
-};
-
-/* Runs the rules in pd_rule_groups[] over every host (filter may be
- * NULL) and lists those not evaluated, with their needs and gaps. */
-struct pd_not_evaluated *pd_engine_run(const struct pd_model *m,
-    struct pd_findings *out, const struct pd_rule_filter *filter);
 
 /* Runs the rules and fills r with what every renderer shows. */
 void pd_report_build(struct pd_report *r, const char *bundle,

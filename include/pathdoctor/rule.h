@@ -33,4 +33,18 @@ extern const struct pd_rule_group *const pd_rule_groups[];	/* NULL-ended */
 
 const struct pd_rule *pd_rule_find(const char *id);
 
+struct pd_model;
+struct pd_not_evaluated;
+
+/* --only/--skip: keep(rule, ctx) false skips a rule silently. */
+struct pd_rule_filter {
+	bool (*keep)(const struct pd_rule *r, const void *ctx);
+	const void *ctx;
+};
+
+/* Runs the rules in pd_rule_groups[] over every host (filter may be
+ * NULL) and lists those not evaluated, with their needs and gaps. */
+struct pd_not_evaluated *pd_engine_run(const struct pd_model *m,
+    struct pd_findings *out, const struct pd_rule_filter *filter);
+
 #endif

@@ -58,7 +58,15 @@ const char *pd_member_parse_as(struct pd_model *m,
     const struct pd_format *f, const char *path, const void *data,
     size_t len, struct pd_diag *diag);
 
-/* The host a member path belongs to (created on first use). */
+/* sniff.c: identification by content. */
+struct pd_member;
+/* Picks the best bidder; returns it and stores its bid (and the
+ * runner-up's) when the pointers are not NULL. */
+const struct pd_format *pd_sniff(const struct pd_member *m, int *bid,
+    int *runner_up);
+
+
+/* hostpath.c: the host a member path belongs to (created on first use). */
 struct pd_host *pd_model_host_for_path(struct pd_model *m, const char *path);
 
 #endif

@@ -2,6 +2,7 @@
  * member path only breaks ties. */
 #include <stdbool.h>
 #include <string.h>
+#include "bundle/bundle.h"
 #include "pathdoctor/format.h"
 
 static bool

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decode/prof_raw.h"
+#include "decode/profile.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/profile.h"

@@ -23,6 +23,18 @@ const char *pd_need_text(unsigned bit, char buf[PD_NEED_TEXT_MAX]);
  * collector's gaps are matched to rules this way). */
 bool pd_need_from_format(unsigned bits, const char *format);
 
+/* symbolise.c: names and sums every profile of the host. */
+void pd_profile_symbolise(struct pd_host *h, struct pd_arena *a);
+/* profile_views.c: p->top, p->n_top and p->dsos, once p->syms is final;
+ * and, per group, the period of the stacks holding at least one symbol
+ * that match accepts (each stack once: nested matches do not add up). */
+struct pd_profile;
+struct pd_prof_sym;
+void pd_profile_views(struct pd_profile *p, struct pd_arena *a);
+void pd_profile_stack_share(const struct pd_profile *p,
+    bool (*match)(const struct pd_prof_sym *s, void *ctx), void *ctx,
+    double out[]);
+
 /* nic.c: netdev <-> PCI joins, root ports, cards, counters -> rates. */
 void pd_finalize_nic(struct pd_host *h, struct pd_arena *a);
 

@@ -3,6 +3,7 @@
  * stacks that hold a kind of symbol. */
 #include <stdlib.h>
 #include <string.h>
+#include "finalize/finalize.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/profile.h"
 
@@ -15,9 +16,11 @@ weight(const struct pd_profile *p, unsigned i, int g, bool inclusive)
 	    [i * PD_PROF_GROUPS + (unsigned)g];
 }
 
-unsigned
-pd_profile_top(const struct pd_profile *p, int g, bool inclusive,
-    unsigned *out, unsigned n)
+/* Up to n indexes into p->syms of the hottest non-idle symbols of core
+ * type g (-1: all samples), by self or by inclusive period. */
+static unsigned
+top_of(const struct pd_profile *p, int g, bool inclusive, unsigned *out,
+    unsigned n)
 {
 	unsigned k = 0;
 
@@ -92,9 +95,9 @@ void
 pd_profile_views(struct pd_profile *p, struct pd_arena *a)
 {
 	for (unsigned g = 0; g < p->n_groups; g++) {
-		p->n_top[g][0] = pd_profile_top(p, (int)g, false, p->top[g][0],
+		p->n_top[g][0] = top_of(p, (int)g, false, p->top[g][0],
 		    PD_PROF_TOP);
-		p->n_top[g][1] = p->has_callchain ? pd_profile_top(p, (int)g,
+		p->n_top[g][1] = p->has_callchain ? top_of(p, (int)g,
 		    true, p->top[g][1], PD_PROF_TOP) : 0;
 	}
 	sum_dsos(p, a);
@@ -103,7 +106,7 @@ pd_profile_views(struct pd_profile *p, struct pd_arena *a)
 void
 pd_profile_stack_share(const struct pd_profile *p,
     bool (*match)(const struct pd_prof_sym *s, void *ctx), void *ctx,
-    double out[PD_PROF_GROUPS])
+    double out[])
 {
 	memset(out, 0, PD_PROF_GROUPS * sizeof(double));
 	if (!p->n_stacks)

@@ -4,6 +4,7 @@
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
+#include "pathdoctor/rule.h"
 
 void
 pd_report_build(struct pd_report *r, const char *bundle,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "base/gain.h"
+#include "finalize/finalize.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"

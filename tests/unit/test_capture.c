@@ -5,9 +5,9 @@
 #include "helpers.h"
 #include "base/gain.h"
 #include "decode/capture.h"
-#include "report/chart.h"
 #include "decode/packet.h"
 #include "pathdoctor/rule.h"
+#include "report/chart.h"
 
 static const struct pd_capture *
 only_capture(const struct parsed *p)

@@ -1,0 +1,79 @@
+/* The streaming side of CPU profiles, for the perf readers: samples,
+ * mappings and forks into bounded tables of distinct addresses, self
+ * counts and call stacks (src/decode/profile.c), and the symbol tables
+ * of kallsyms and ELF files (src/decode/symtab.c). */
+#ifndef PD_DECODE_PROFILE_H
+#define PD_DECODE_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "pathdoctor/profile.h"
+
+struct pd_arena;
+struct pd_diag;
+
+enum pd_cpumode {
+	PD_MODE_UNKNOWN, PD_MODE_KERNEL, PD_MODE_USER, PD_MODE_HYPERVISOR,
+	PD_MODE_GUEST_KERNEL, PD_MODE_GUEST_USER,
+};
+
+/* Bounds on what one profile may hold in memory: beyond them samples are
+ * still counted (total, self by DSO) and a note says what was dropped. */
+#define PD_PROF_ADDRS (1u << 18)	/* distinct (pid, mode, address) */
+#define PD_PROF_SELF (1u << 18)		/* distinct (cpu, address) */
+#define PD_PROF_STACKS (1u << 17)	/* distinct (cpu, call stack) */
+#define PD_PROF_SLOTS (1u << 22)	/* addresses in all stacks */
+#define PD_PROF_MAPS 65536		/* mmap records kept */
+#define PD_PROF_CHAIN 512		/* addresses of one stack used */
+
+struct pd_prof_raw;
+
+struct pd_prof_raw *pd_prof_raw_new(void);
+void pd_prof_raw_free(struct pd_prof_raw *r);
+/* A process fork (perf FORK records where pid != ppid). */
+void pd_prof_fork(struct pd_prof_raw *r, uint32_t pid, uint32_t ppid);
+/* An executable mapping (perf MMAP/MMAP2). */
+void pd_prof_map(struct pd_prof_raw *r, uint32_t pid, uint64_t start,
+    uint64_t len, uint64_t pgoff, const char *filename);
+/* One sample: ip in mode; chain (may be NULL) as perf records it, with
+ * PERF_CONTEXT_* markers; cpu -1 when unknown. */
+void pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
+    enum pd_cpumode mode, uint64_t period, uint64_t ip,
+    const uint64_t *chain, unsigned n_chain);
+/* A sample already named (perf script text): leaf and callers as
+ * DSO and symbol strings, kernel or not. */
+struct pd_prof_frame {
+	const char *dso, *sym;
+	bool kernel;
+};
+
+void pd_prof_sample_named(struct pd_prof_raw *r, int cpu, double period,
+    const struct pd_prof_frame *frames, unsigned n_frames);
+/* perf report text: a symbol's self share as a period (cpu -1 when the
+ * report has no CPU column), its inclusive share (< 0 when none), and the
+ * whole the shares are of. */
+void pd_prof_report_line(struct pd_prof_raw *r, int cpu, double self,
+    double inclusive, const struct pd_prof_frame *f);
+void pd_prof_report_total(struct pd_prof_raw *r, double period);
+
+/* profile.c: a new profile of the host, with its streaming tables
+ * (released with the arena). */
+struct pd_profile *pd_host_profile(struct pd_host *h, struct pd_arena *a,
+    const char *member, const char *reader);
+/* Records that filename has build id bid (raw bytes, n of them). */
+void pd_profile_buildid(struct pd_profile *p, struct pd_arena *a,
+    const char *filename, const unsigned char *bid, size_t n);
+/* After a reader's last sample: totals into p, and a note on d when the
+ * memory bounds left samples or stacks out. */
+void pd_profile_end(struct pd_profile *p, struct pd_diag *d);
+
+/* symtab.c: sorts symbols by address and keeps, of those at one
+ * address, the one perf report shows; returns how many are left. */
+unsigned pd_syms_settle(struct pd_sym *v, unsigned n);
+/* The symbol holding addr: the last one at or below it, within its size
+ * (or, sized 0, below the next one); NULL when none. */
+const struct pd_sym *pd_sym_at(const struct pd_sym *v, unsigned n,
+    uint64_t addr);
+
+#endif
