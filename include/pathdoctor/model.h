@@ -295,6 +295,7 @@ struct pd_capture {
 	double stall_time;
 	struct pd_evidence ev;
 	/* derived by pd_model_finalize */
+	double duration;		/* seconds, last_ts - first_ts */
 	struct pd_netdev *netdev;
 	enum pd_side side;
 	const char *side_why;

@@ -57,6 +57,7 @@ pd_finalize_captures(struct pd_host *h)
 		for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
 			if (strcmp(nd->name, c->ifname) == 0)
 				c->netdev = nd;
+		c->duration = c->last_ts - c->first_ts;
 		classify(c);
 	}
 }

@@ -190,7 +190,7 @@ capture(const struct pd_host *h, const struct pd_capture *c)
 	json_object_set_new(o, "super_packets",
 	    json_integer((json_int_t)c->super_segs));
 	json_object_set_new(o, "duration_s",
-	    json_real(round((c->last_ts - c->first_ts) * 1e6) / 1e6));
+	    json_real(round(c->duration * 1e6) / 1e6));
 	json_object_set_new(o, "stall_time_s",
 	    json_real(round(c->stall_time * 1e6) / 1e6));
 	for (unsigned i = 0; i < c->n_stalls; i++)

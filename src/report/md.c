@@ -120,8 +120,6 @@ captures(FILE *out, const struct pd_host *h, struct pd_arena *a)
 		"physical" };
 
 	for (const struct pd_capture *c = h->captures; c; c = c->next) {
-		double dur = c->last_ts - c->first_ts;
-
 		fprintf(out, "\n**Capture: %s** (", c->ifname);
 		cell(out, c->member);
 		fprintf(out, "; %s%s%s%s)\n\n", sides[c->side],
@@ -133,7 +131,7 @@ captures(FILE *out, const struct pd_host *h, struct pd_arena *a)
 		    "200 ms (%.3f s in all), %llu super-packets\n\n```\n",
 		    (unsigned long long)c->packets,
 		    (unsigned long long)c->tcp_segments,
-		    (unsigned long long)c->tcp_payload_bytes, dur,
+		    (unsigned long long)c->tcp_payload_bytes, c->duration,
 		    (unsigned long long)c->retrans_segs,
 		    (unsigned long long)c->unseen_segs,
 		    (unsigned long long)c->n_stall_events,

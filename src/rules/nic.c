@@ -433,7 +433,7 @@ loss_of(const struct pd_host *h, const struct pd_netdev *nd, struct loss *l)
 		l->unseen += c->unseen_segs;
 		l->data_segs += c->tcp_segments;
 		l->stall_time += c->stall_time;
-		l->duration += c->last_ts - c->first_ts;
+		l->duration += c->duration;
 		if (c->n_stalls && c->stalls[0].gap > l->longest)
 			l->longest = c->stalls[0].gap;
 		if (!l->cap || c->retrans_segs > l->cap->retrans_segs)
