@@ -215,30 +215,87 @@ test_truncated_and_bounded(void **state)
 	assert_int_equal(cap.tcp_segments, 20000);
 }
 
-/* One 1448-byte data segment 10.0.0.2:4420 -> 10.0.0.1:80, Ethernet,
- * IPv4 ID and TCP sequence as given. */
-static void
-data_segment(struct pd_capture_state *st, double ts, uint16_t id,
-    uint32_t seq)
-{
-	uint8_t f[54] = { 0 };
-	uint16_t total = 20 + 20 + 1448;
+/* A data segment 10.0.0.2:4420 -> 10.0.0.1:80 as a 54-byte snap length
+ * keeps it (Ethernet, IPv4, TCP headers): payload bytes at seq, IPv4 ID
+ * id; a TSO super-packet (tso) has IPv4 total length 0.  On the wire the
+ * frame has FRAME_LEN(payload) bytes. */
+#define SNAP 54
+#define FRAME_LEN(payload) (SNAP + (uint32_t)(payload))
 
+struct seg {
+	double ts;
+	uint16_t id;
+	uint32_t seq, payload;
+	bool tso;
+};
+
+static void
+put_segment(uint8_t f[SNAP], const struct seg *s)
+{
+	uint16_t total = s->tso ? 0 : (uint16_t)(20 + 20 + s->payload);
+
+	memset(f, 0, SNAP);
 	f[12] = 0x08;
 	f[14] = 0x45;
 	f[16] = (uint8_t)(total >> 8);
 	f[17] = (uint8_t)total;
-	f[18] = (uint8_t)(id >> 8);
-	f[19] = (uint8_t)id;
+	f[18] = (uint8_t)(s->id >> 8);
+	f[19] = (uint8_t)s->id;
+	f[22] = 64;	/* TTL */
 	f[23] = 6;
 	f[26] = 10; f[29] = 2; f[30] = 10; f[33] = 1;
 	f[34] = 4420 >> 8; f[35] = 4420 & 0xff; f[37] = 80;
-	f[38] = (uint8_t)(seq >> 24); f[39] = (uint8_t)(seq >> 16);
-	f[40] = (uint8_t)(seq >> 8); f[41] = (uint8_t)seq;
+	f[38] = (uint8_t)(s->seq >> 24); f[39] = (uint8_t)(s->seq >> 16);
+	f[40] = (uint8_t)(s->seq >> 8); f[41] = (uint8_t)s->seq;
 	f[46] = 0x50;
 	f[47] = PD_TCP_ACK;
-	pd_capture_packet(st, ts, PD_LINK_ETHERNET, f, sizeof(f),
-	    14u + total);
+	f[48] = 0x20;	/* window 8192 */
+}
+
+/* One 1448-byte data segment, straight into the analysis. */
+static void
+data_segment(struct pd_capture_state *st, double ts, uint16_t id,
+    uint32_t seq)
+{
+	const struct seg s = { ts, id, seq, 1448, false };
+	uint8_t f[SNAP];
+
+	put_segment(f, &s);
+	pd_capture_packet(st, ts, PD_LINK_ETHERNET, f, SNAP,
+	    FRAME_LEN(s.payload));
+}
+
+static void
+put_le32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The segments as a pcap file (microseconds, Ethernet, snap length
+ * SNAP), as tcpdump -s 54 writes it; free() it. */
+static unsigned char *
+pcap_of(const struct seg *s, size_t n, size_t *len)
+{
+	unsigned char *b = malloc(24 + n * (16 + SNAP)), *p = b + 24;
+
+	put_le32(b, 0xa1b2c3d4);
+	put_le32(b + 4, 2 | 4u << 16);	/* version 2.4 */
+	put_le32(b + 8, 0);
+	put_le32(b + 12, 0);
+	put_le32(b + 16, SNAP);
+	put_le32(b + 20, PD_LINK_ETHERNET);
+	for (size_t i = 0; i < n; i++, p += 16 + SNAP) {
+		uint32_t sec = (uint32_t)s[i].ts;
+
+		put_le32(p, sec);
+		put_le32(p + 4, (uint32_t)((s[i].ts - sec) * 1e6 + 0.5));
+		put_le32(p + 8, SNAP);
+		put_le32(p + 12, FRAME_LEN(s[i].payload));
+		put_segment(p + 16, &s[i]);
+	}
+	*len = (size_t)(p - b);
+	return b;
 }
 
 static void
@@ -282,6 +339,46 @@ test_ip_id_gaps(void **state)
 	pd_capture_end(st);
 	assert_int_equal(cap.unseen_segs, 0);
 	assert_int_equal(cap.n_stall_events, 0);
+}
+
+/* A retransmission that overlaps what was sent only in part, and a TSO
+ * super-packet, written as a pcap (tshark 4.0 reads the same: tcp.len
+ * 1448 x 4 and 5000, tcp.analysis.retransmission on the third and
+ * fourth segments). */
+static void
+test_partial_overlap_and_tso(void **state)
+{
+	static const struct seg segs[] = {
+		{ 1.000, 100, 1000, 1448, false },
+		{ 1.001, 101, 2448, 1448, false },	/* sent up to 3896 */
+		{ 1.020, 102, 3000, 1448, false },	/* 896 B again, 552 new */
+		{ 1.030, 103, 1000, 1448, false },	/* all 1448 B again */
+		{ 1.040, 104, 4448, 5000, true },	/* IPv4 total length 0 */
+	};
+	struct parsed p;
+	size_t len;
+	unsigned char *buf = pcap_of(segs, PD_ARRAY_SIZE(segs), &len);
+
+	(void)state;
+	parsed_read_memory(&p, buf, len, "h/pcap/eth0.pcap");
+	free(buf);
+	const struct pd_capture *c = only_capture(&p);
+
+	assert_int_equal(c->tcp_segments, 5);
+	assert_int_equal(c->retrans_segs, 2);
+	assert_int_equal(c->retrans_bytes, 896 + 1448);
+	assert_int_equal(c->dup_segs, 0);
+	assert_int_equal(c->unseen_segs, 0);
+	/* the super-packet's payload: the frame's length less its headers */
+	assert_int_equal(size_count(&c->sizes, 5000), 1);
+	assert_int_equal(size_count(&c->sizes, 1448), 4);
+	assert_int_equal(c->tcp_payload_bytes, 4 * 1448 + 5000);
+	assert_int_equal(c->super_segs, 1);
+	assert_int_equal(c->n_flows, 1);
+	assert_int_equal(c->flows[0].dir[1].retrans_segs, 2);
+	assert_int_equal(c->flows[0].dir[1].retrans_bytes, 896 + 1448);
+	assert_int_equal(c->flows[0].dir[1].max_payload, 5000);
+	parsed_free(&p);
 }
 
 static void
@@ -404,6 +501,7 @@ test_group_capture(void)
 		cmocka_unit_test(test_pcapng_and_gzip),
 		cmocka_unit_test(test_truncated_and_bounded),
 		cmocka_unit_test(test_ip_id_gaps),
+		cmocka_unit_test(test_partial_overlap_and_tso),
 		cmocka_unit_test(test_decoder_link_types),
 		cmocka_unit_test(test_gso_rule),
 		cmocka_unit_test(test_pause_rule),

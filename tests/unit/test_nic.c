@@ -351,6 +351,128 @@ test_port_bound_link(void **state)
 	parsed_free(&p);
 }
 
+/* A two-port ConnectX-7 by hand: PF p0 (0000:01:00.0) and PF p1
+ * (0002:01:00.0), one Device Serial Number, each alone behind its own
+ * Gen5 x4 root port at MaxPayload 128 (a payload ceiling of about
+ * 13.5 GB/s per link), no port speeds known.  Two ethtool -S snapshots
+ * 10 s apart: p0 receives rx0 bytes/s; p1 receives 1 kB/s while its port
+ * counter moves port1 bytes/s; sysctl lines as given. */
+static void
+two_link_card(struct parsed *p, double rx0, double port1, const char *sysctl)
+{
+	static const char port_fmt[] =
+	    "%s:00:00.0 PCI bridge: NVIDIA Corporation Device 22ce (prog-if 00 "
+	    "[Normal decode])\n\tBus: primary=00, secondary=01, subordinate=01\n"
+	    "\tCapabilities: [70] Express (v2) Root Port (Slot-), MSI 00\n"
+	    "\t\tDevCap:\tMaxPayload 512 bytes, PhantFunc 0\n"
+	    "\t\t\tMaxPayload 128 bytes, MaxReadReq 512 bytes\n"
+	    "\t\tLnkCap:\tPort #0, Speed 32GT/s, Width x4, ASPM L1\n"
+	    "\t\tLnkSta:\tSpeed 32GT/s, Width x4\n\n"
+	    "%s:01:00.0 Ethernet controller: Mellanox Technologies MT2910 "
+	    "Family [ConnectX-7]\n"
+	    "\tCapabilities: [60] Express (v2) Endpoint, MSI 00\n"
+	    "\t\tDevCap:\tMaxPayload 512 bytes, PhantFunc 0\n"
+	    "\t\t\tMaxPayload 128 bytes, MaxReadReq 512 bytes\n"
+	    "\t\tLnkCap:\tPort #0, Speed 32GT/s, Width x16, ASPM not supported\n"
+	    "\t\tLnkSta:\tSpeed 32GT/s, Width x4 (downgraded)\n"
+	    "\tCapabilities: [500 v1] Device Serial Number "
+	    "3c-1a-9f-00-03-ab-5e-2c\n\n";
+	static const char snap_fmt[] = "NIC statistics:\n     rx_bytes: %.0f\n"
+	    "     rx_bytes_phy: %.0f\n";
+	char lspci[4096], snaps[4][128];
+	const double base = 1e12;
+	int n = snprintf(lspci, sizeof(lspci), port_fmt, "0000", "0000");
+
+	snprintf(lspci + n, sizeof(lspci) - n, port_fmt, "0002", "0002");
+	snprintf(snaps[0], sizeof(snaps[0]), snap_fmt, base, base);
+	snprintf(snaps[1], sizeof(snaps[1]), snap_fmt, base + 10 * rx0,
+	    base + 10 * rx0);
+	snprintf(snaps[2], sizeof(snaps[2]), snap_fmt, base, base);
+	snprintf(snaps[3], sizeof(snaps[3]), snap_fmt, base + 10e3,
+	    base + 10 * port1);
+	const char *names[] = { "h/lspci-vv.txt", "h/ethtool-i/p0.txt",
+		"h/ethtool-i/p1.txt", "h/ethtool-S/p0@100.txt",
+		"h/ethtool-S/p0@110.txt", "h/ethtool-S/p1@100.txt",
+		"h/ethtool-S/p1@110.txt", "h/sysctl.txt" };
+	const char *texts[] = { lspci,
+		"driver: mlx5_core\nbus-info: 0000:01:00.0\n",
+		"driver: mlx5_core\nbus-info: 0002:01:00.0\n",
+		snaps[0], snaps[1], snaps[2], snaps[3], sysctl };
+
+	parsed_members(p, names, texts, PD_ARRAY_SIZE(names));
+	parsed_analyse(p);
+}
+
+/* ARP flux needs both: the idle PF's port counter climbing, and
+ * arp_ignore 0 (net.ipv4.conf.all and the interface, the larger wins). */
+static void
+test_idle_pf_arp_flux(void **state)
+{
+	static const struct {
+		double port1;
+		const char *sysctl, *says;
+		bool flux;
+	} cases[] = {
+		{ 5e9, "net.ipv4.conf.all.arp_ignore = 0\n", "ARP flux", true },
+		{ 5e9, "net.ipv4.conf.all.arp_ignore = 1\n",
+		    "although arp_ignore = 1", false },
+		{ 5e9, "net.ipv4.conf.all.arp_ignore = 0\n"
+		    "net.ipv4.conf.p1.arp_ignore = 2\n",
+		    "although arp_ignore = 2", false },
+		/* the port idle too: nothing reaches it at all */
+		{ 0, "net.ipv4.conf.all.arp_ignore = 0\n",
+		    "nothing connects through it", false },
+	};
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(cases); i++) {
+		struct parsed p;
+
+		two_link_card(&p, 5e9, cases[i].port1, cases[i].sysctl);
+		const struct pd_finding *f = find_finding(&p, "nic.idle-pf",
+		    "p1 (0002:01:00.0)");
+
+		if (!f)
+			fail_msg("case %zu: no nic.idle-pf finding", i);
+		if (!strstr(f->summary, cases[i].says) ||
+		    (strstr(f->summary, "ARP flux") != NULL) != cases[i].flux)
+			fail_msg("case %zu: %s", i, f->summary);
+		/* the sysctl fix only with ARP flux */
+		assert_int_equal(f->n_fix, cases[i].flux ? 4 : 1);
+		assert_int_equal(strstr(f->fix[0], "arp_ignore=1") != NULL,
+		    cases[i].flux);
+		parsed_free(&p);
+	}
+}
+
+/* The idle PF's gain, exactly: both links double one link's capacity
+ * (+100 %); the low end is 95 % of that when the busy link already
+ * carries 80 % or more of what it can, else 0. */
+static void
+test_idle_pf_gain_near_the_limit(void **state)
+{
+	static const struct { double rx0; int lo; } cases[] = {
+		{ 12e9, 950 },	/* 12 of 13.5 GB/s: near the limit */
+		{ 10e9, 0 },	/* 10 of 13.5 GB/s: below 80 % of it */
+	};
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(cases); i++) {
+		struct parsed p;
+
+		two_link_card(&p, cases[i].rx0, 0,
+		    "net.ipv4.conf.all.arp_ignore = 1\n");
+		const struct pd_finding *f = find_finding(&p, "nic.idle-pf",
+		    "p1 (0002:01:00.0)");
+
+		assert_non_null(f);
+		assert_int_equal(f->gain_hi, 1000);
+		assert_int_equal(f->gain_lo, cases[i].lo);
+		assert_int_equal(f->confidence, 85);
+		assert_non_null(strstr(f->gain_basis, "at most 13.5 GB/s now and "
+		    "27.0 GB/s through every PF"));
+		parsed_free(&p);
+	}
+}
+
 int
 test_group_nic(void)
 {
@@ -362,6 +484,8 @@ test_group_nic(void)
 		cmocka_unit_test(test_gx10_nic_findings),
 		cmocka_unit_test(test_sosreport_layout_agrees),
 		cmocka_unit_test(test_port_bound_link),
+		cmocka_unit_test(test_idle_pf_arp_flux),
+		cmocka_unit_test(test_idle_pf_gain_near_the_limit),
 	};
 	return cmocka_run_group_tests_name("nic", tests, NULL, NULL);
 }
