@@ -8,9 +8,11 @@ extern const struct pd_format pd_format_archive;
 extern const struct pd_format pd_format_cmdline;
 extern const struct pd_format pd_format_cpuinfo;
 extern const struct pd_format pd_format_elf;
+extern const struct pd_format pd_format_ethtool_channels;
 extern const struct pd_format pd_format_ethtool_features;
 extern const struct pd_format pd_format_ethtool_info;
 extern const struct pd_format pd_format_ethtool_pause;
+extern const struct pd_format pd_format_ethtool_rings;
 extern const struct pd_format pd_format_ethtool_settings;
 extern const struct pd_format pd_format_ethtool_stats;
 extern const struct pd_format pd_format_ip_link;
@@ -47,6 +49,8 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_ethtool_info,
 	&pd_format_ethtool_features,
 	&pd_format_ethtool_pause,
+	&pd_format_ethtool_rings,
+	&pd_format_ethtool_channels,
 	&pd_format_ethtool_settings,
 	&pd_format_ip_link,
 	&pd_format_sysctl,

@@ -37,6 +37,8 @@ enum pd_have {
 	PD_HAVE_CAPTURE = 1u << 11,	/* a packet capture with TCP */
 	PD_HAVE_PAUSE = 1u << 12,	/* ethtool -a of a netdev */
 	PD_HAVE_IPLINK = 1u << 13,	/* ip -d link */
+	PD_HAVE_RINGS = 1u << 14,	/* ethtool -g of a netdev */
+	PD_HAVE_CHANNELS = 1u << 15,	/* ethtool -l of a netdev */
 };
 
 struct pd_evidence {
@@ -177,6 +179,21 @@ struct pd_kstat_rate {
 	double seconds;
 };
 
+/* One block of ethtool -g: the pre-set maximums or the current hardware
+ * settings.  -1 is unknown: "n/a" (netlink ethtool: the driver has no
+ * such ring), or not printed by that ethtool.  The ioctl path of older
+ * ethtool prints 0 where netlink prints n/a; the values are as printed. */
+struct pd_rings {
+	int64_t rx, rx_mini, rx_jumbo, tx;
+	int64_t rx_buf_len, cqe_size;		/* current settings only */
+	int64_t tx_push_buf_len, hds_thresh;	/* ethtool 6.4 / 6.15 on */
+};
+
+/* One block of ethtool -l, the same way ("n/a" is -1, ioctl prints 0). */
+struct pd_channels {
+	int64_t rx, tx, other, combined;
+};
+
 struct pd_netdev {
 	struct pd_netdev *next;		/* sorted by name */
 	struct pd_kstat kstat[2];	/* first, last (n_kstat of them) */
@@ -195,6 +212,16 @@ struct pd_netdev {
 	/* ethtool -a */
 	enum pd_tri pause_autoneg, pause_rx, pause_tx;
 	struct pd_evidence ev_pause;
+	/* ethtool -g; *_error is ethtool's reason when it could not read
+	 * them ("Operation not supported": the driver does not say) */
+	struct pd_rings rings_max, rings_cur;
+	enum pd_tri tx_push, rx_push, tcp_data_split;
+	const char *rings_error;
+	struct pd_evidence ev_rings;
+	/* ethtool -l */
+	struct pd_channels channels_max, channels_cur;
+	const char *channels_error;
+	struct pd_evidence ev_channels;
 	/* ethtool -k */
 	struct pd_feature *features;
 	/* ethtool -S */
@@ -473,6 +500,27 @@ struct pd_snapshot *pd_netdev_snapshot(struct pd_netdev *nd,
     struct pd_arena *a, const char *member, int64_t time_ms);
 const struct pd_feature *pd_netdev_feature(const struct pd_netdev *nd,
     const char *name);
+
+/* ethtool -g and -l as the renderers list them: block 0 the ring
+ * maximums, 1 the current rings, 2 the channel maximums, 3 the current
+ * channels; each a row of numbers (-1 unknown) with their names ("rx",
+ * "rx_mini", ...), the current rings also with their on/off flags. */
+#define PD_QUEUE_BLOCKS 4
+
+struct pd_queue_block {
+	const char *what;		/* "rings" or "channels" */
+	bool current;			/* else the pre-set maximums */
+	const struct pd_evidence *ev;	/* NULL: no such output */
+	const char *error;		/* ethtool's reason: no values */
+	const char *const *names, *const *flag_names;
+	int64_t v[8];
+	enum pd_tri flag[3];
+	unsigned n, n_flags;
+};
+
+void pd_netdev_queue_block(const struct pd_netdev *nd, unsigned b,
+    struct pd_queue_block *q);
+
 /* Sets a sysctl (keys with '/' are normalised to dots). */
 void pd_host_sysctl_set(struct pd_host *h, struct pd_arena *a,
     const char *key, const char *val, const struct pd_evidence *ev);

@@ -93,6 +93,19 @@ nd_pause(const struct pd_netdev *nd)
 	return nd->ev_pause.member != NULL;
 }
 
+/* ethtool said why it could not read them: that is no input */
+static bool
+nd_rings(const struct pd_netdev *nd)
+{
+	return nd->ev_rings.member != NULL && nd->rings_error == NULL;
+}
+
+static bool
+nd_channels(const struct pd_netdev *nd)
+{
+	return nd->ev_channels.member != NULL && nd->channels_error == NULL;
+}
+
 static bool
 nd_iplink(const struct pd_netdev *nd)
 {
@@ -127,6 +140,18 @@ static bool
 has_pause(const struct pd_host *h)
 {
 	return any_netdev(h, nd_pause);
+}
+
+static bool
+has_rings(const struct pd_host *h)
+{
+	return any_netdev(h, nd_rings);
+}
+
+static bool
+has_channels(const struct pd_host *h)
+{
+	return any_netdev(h, nd_channels);
 }
 
 static bool
@@ -173,6 +198,8 @@ static const struct input {
 	{ PD_HAVE_CAPTURE, "packet captures", NULL, has_capture },
 	{ PD_HAVE_PAUSE, "pause settings", NULL, has_pause },
 	{ PD_HAVE_IPLINK, "interfaces", NULL, has_iplink },
+	{ PD_HAVE_RINGS, "NIC ring sizes", NULL, has_rings },
+	{ PD_HAVE_CHANNELS, "NIC channel counts", NULL, has_channels },
 	{ PD_HAVE_NETDEV_PCI, NULL, "which PCI function each interface is: "
 	    "ethtool -i IF (bus-info) or ip -d link, with lspci -vv",
 	    has_netdev_pci },

@@ -23,6 +23,10 @@ pd_host_netdev(struct pd_host *h, struct pd_arena *a, const char *name)
 	nd->n_txq = nd->n_rxq = -1;
 	nd->gso_max_size = nd->gso_max_segs = nd->gso_ipv4_max_size = -1;
 	nd->gro_max_size = nd->tso_max_size = nd->tso_max_segs = -1;
+	nd->rings_max = nd->rings_cur = (struct pd_rings){ -1, -1, -1, -1,
+	    -1, -1, -1, -1 };
+	nd->channels_max = nd->channels_cur = (struct pd_channels){ -1, -1,
+	    -1, -1 };
 	nd->next = *pp;
 	*pp = nd;
 	h->n_netdevs++;
@@ -64,6 +68,38 @@ pd_netdev_feature(const struct pd_netdev *nd, const char *name)
 		if (strcmp(f->name, name) == 0)
 			return f;
 	return NULL;
+}
+
+void
+pd_netdev_queue_block(const struct pd_netdev *nd, unsigned b,
+    struct pd_queue_block *q)
+{
+	static const char *const rings[] = { "rx", "rx_mini", "rx_jumbo",
+		"tx", "rx_buf_len", "cqe_size", "tx_push_buf_len", "hds_thresh" };
+	static const char *const channels[] = { "rx", "tx", "other",
+		"combined" };
+	static const char *const flags[] = { "tx_push", "rx_push",
+		"tcp_data_split" };
+	const struct pd_rings *r = b == 1 ? &nd->rings_cur : &nd->rings_max;
+	const struct pd_channels *c = b == 3 ? &nd->channels_cur :
+	    &nd->channels_max;
+	const int64_t rv[] = { r->rx, r->rx_mini, r->rx_jumbo, r->tx,
+		r->rx_buf_len, r->cqe_size, r->tx_push_buf_len, r->hds_thresh };
+	const int64_t cv[] = { c->rx, c->tx, c->other, c->combined };
+	const struct pd_evidence *ev = b < 2 ? &nd->ev_rings :
+	    &nd->ev_channels;
+
+	*q = (struct pd_queue_block){ .what = b < 2 ? "rings" : "channels",
+		.current = b % 2, .ev = ev->member ? ev : NULL,
+		.error = b < 2 ? nd->rings_error : nd->channels_error,
+		.names = b < 2 ? rings : channels, .flag_names = flags,
+		.n = b < 2 ? PD_ARRAY_SIZE(rv) : PD_ARRAY_SIZE(cv),
+		.n_flags = b == 1 ? PD_ARRAY_SIZE(flags) : 0,
+		.flag = { nd->tx_push, nd->rx_push, nd->tcp_data_split } };
+	if (b < 2)
+		memcpy(q->v, rv, sizeof(rv));
+	else
+		memcpy(q->v, cv, sizeof(cv));
 }
 
 void

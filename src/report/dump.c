@@ -87,6 +87,38 @@ dump_long(FILE *out, const char *name, long v)
 		fprintf(out, " %s %ld", name, v);
 }
 
+/* ethtool -g and -l: the values known in each block (-1 left out, as
+ * in the limits line), or ethtool's reason for having none. */
+static void
+dump_rings_channels(FILE *out, const struct pd_netdev *nd)
+{
+	struct pd_queue_block q;
+
+	for (unsigned b = 0; b < PD_QUEUE_BLOCKS; b++) {
+		pd_netdev_queue_block(nd, b, &q);
+		if (!q.ev)
+			continue;
+		if (q.error && !q.current)
+			fprintf(out, "    %s: not read (%s)\n", q.what, q.error);
+		if (!q.error) {
+			fprintf(out, "    %s %s:", q.what, q.current ? "current" :
+			    "max");
+			for (unsigned i = 0; i < q.n; i++)
+				if (q.v[i] >= 0)
+					fprintf(out, " %s %" PRId64, q.names[i],
+					    q.v[i]);
+			for (unsigned i = 0; i < q.n_flags; i++)
+				if (q.flag[i] != PD_UNKNOWN)
+					fprintf(out, " %s %s", q.flag_names[i],
+					    q.flag[i] == PD_YES ? "on" : "off");
+			fprintf(out, "\n");
+		}
+		if (q.current)
+			dump_ev(out, "    ", b < 2 ? "rings from" :
+			    "channels from", q.ev);
+	}
+}
+
 static void
 dump_netdev(FILE *out, const struct pd_netdev *nd)
 {
@@ -106,6 +138,7 @@ dump_netdev(FILE *out, const struct pd_netdev *nd)
 		fprintf(out, "    pause: autoneg %s, rx %s, tx %s\n",
 		    tri(nd->pause_autoneg), tri(nd->pause_rx),
 		    tri(nd->pause_tx));
+	dump_rings_channels(out, nd);
 	if (nd->ifindex >= 0) {
 		fprintf(out, "    link: index %d, mtu %d, state %s, kind %s%s%s, "
 		    "master %s, parent %s, flags <%s>\n", nd->ifindex, nd->mtu,

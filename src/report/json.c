@@ -226,6 +226,51 @@ capture(const struct pd_host *h, const struct pd_capture *c)
 	return o;
 }
 
+/* "netdev_queues": ethtool -g and -l of each interface that has either,
+ * each block's values (null when unknown), or ethtool's reason for none.
+ * A host without any has no such key, so other reports keep their bytes. */
+static void
+netdev_queues(json_t *host, const struct pd_host *h)
+{
+	json_t *arr = json_array();
+
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
+		json_t *part[2] = { json_null(), json_null() }, *j, *o;
+		struct pd_queue_block q;
+
+		for (unsigned b = 0; b < PD_QUEUE_BLOCKS; b++) {
+			pd_netdev_queue_block(nd, b, &q);
+			if (!q.ev)
+				continue;
+			if (!q.current)
+				part[b / 2] = json_object();
+			o = q.error ? json_null() : json_object();
+			for (unsigned i = 0; !q.error && i < q.n; i++)
+				json_object_set_new(o, q.names[i], q.v[i] >= 0 ?
+				    json_integer(q.v[i]) : json_null());
+			json_object_set_new(part[b / 2], q.current ? "current" :
+			    "max", o);
+			for (unsigned i = 0; i < q.n_flags; i++)
+				json_object_set_new(part[b / 2], q.flag_names[i],
+				    tri_json(q.flag[i]));
+			if (q.current)
+				json_object_set_new(part[b / 2], "error",
+				    str_or_null(q.error));
+		}
+		if (json_is_null(part[0]) && json_is_null(part[1]))
+			continue;
+		j = json_object();
+		json_object_set_new(j, "name", json_string(nd->name));
+		json_object_set_new(j, "rings", part[0]);
+		json_object_set_new(j, "channels", part[1]);
+		json_array_append_new(arr, j);
+	}
+	if (json_array_size(arr))
+		json_object_set_new(host, "netdev_queues", arr);
+	else
+		json_decref(arr);
+}
+
 static json_t *
 host(const struct pd_host *h)
 {
@@ -269,6 +314,7 @@ host(const struct pd_host *h)
 		json_array_append_new(rates, j);
 	}
 	json_object_set_new(o, "kernel_counter_rates", rates);
+	netdev_queues(o, h);
 	json_object_set_new(o, "collector", str_or_null(h->collector));
 	json_t *cs = json_array(), *notes = json_array();
 

@@ -4,6 +4,7 @@
 #include "helpers.h"
 #include "base/ifpath.h"
 #include "finalize/counters.h"
+#include "finalize/finalize.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/format.h"
 #include "pathdoctor/report.h"
@@ -473,6 +474,306 @@ test_idle_pf_gain_near_the_limit(void **state)
 	}
 }
 
+/* ethtool -g and -l (tests/data, origins in tests/data/SOURCES.md). */
+static bool
+has_note(const struct pd_member_result *r, const char *id)
+{
+	for (const struct pd_note *n = r->diag.notes; n; n = n->next)
+		if (strcmp(n->id, id) == 0)
+			return true;
+	return false;
+}
+
+/* One sample read alone: its interface, and the note it should carry
+ * (none: status ok). */
+static const struct pd_netdev *
+read_sample(struct parsed *p, const char *dir, const char *file,
+    const char *ifname, const char *note)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "tests/data/%s/%s", dir, file);
+	parsed_read(p, path);
+	assert_int_equal(p->rc, 0);
+	assert_string_equal(p->cov.members->format, dir);
+	if (note && !has_note(p->cov.members, note))
+		fail_msg("%s: no note %s", path, note);
+	if (!note && p->cov.members->diag.worst != PD_OK)
+		fail_msg("%s: status %s (%s)", path,
+		    pd_status_name(p->cov.members->diag.worst),
+		    p->cov.members->diag.notes->msg);
+	return netdev(p, ifname);
+}
+
+static void
+test_ring_samples(void **state)
+{
+	static const struct {
+		const char *file, *ifname, *note, *error;
+		int64_t max_rx, max_jumbo, max_tx, cur_rx, cur_jumbo, cur_tx;
+		enum pd_tri tx_push, rx_push;
+	} w[] = {
+		{ "ixgbe-ioctl.txt", "eth2", NULL, NULL,
+		    4096, 0, 4096, 4096, 0, 512, PD_UNKNOWN, PD_UNKNOWN },
+		{ "netxen_nic-ioctl-jumbo.txt", "eth4", NULL, NULL,
+		    8192, 1024, 1024, 4096, 1024, 1024, PD_UNKNOWN, PD_UNKNOWN },
+		{ "r8152-netlink-6.2.txt", "enp9s0u2u1u2", NULL, NULL,
+		    4096, -1, -1, 100, -1, -1, PD_NO, PD_UNKNOWN },
+		{ "e1000e-netlink-6.4plus.txt", "enp3s0f0", NULL, NULL,
+		    4096, -1, 4096, 256, -1, 256, PD_NO, PD_NO },
+		{ "atlantic-netlink-6.15-noheaders.txt", "eth0",
+		    "ethtool-g.no-blocks", NULL,
+		    8184, -1, 8184, 2048, -1, 4096, PD_NO, PD_NO },
+		{ "bond-vlan-ioctl-enodev-stderr-first.txt", "bond0.102@bond0",
+		    "ethtool-g.error", "No such device",
+		    -1, -1, -1, -1, -1, -1, PD_UNKNOWN, PD_UNKNOWN },
+		{ "ethtool_-g_lo", "lo", "ethtool-g.unsupported",
+		    "Operation not supported",
+		    -1, -1, -1, -1, -1, -1, PD_UNKNOWN, PD_UNKNOWN },
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(w); i++) {
+		const struct pd_netdev *nd = read_sample(&p, "ethtool-g",
+		    w[i].file, w[i].ifname, w[i].note);
+
+		assert_int_equal(nd->rings_max.rx, w[i].max_rx);
+		assert_int_equal(nd->rings_max.rx_jumbo, w[i].max_jumbo);
+		assert_int_equal(nd->rings_max.tx, w[i].max_tx);
+		assert_int_equal(nd->rings_cur.rx, w[i].cur_rx);
+		assert_int_equal(nd->rings_cur.rx_jumbo, w[i].cur_jumbo);
+		assert_int_equal(nd->rings_cur.tx, w[i].cur_tx);
+		assert_int_equal(nd->tx_push, w[i].tx_push);
+		assert_int_equal(nd->rx_push, w[i].rx_push);
+		/* n/a everywhere else in these samples */
+		assert_int_equal(nd->rings_cur.rx_buf_len, -1);
+		assert_int_equal(nd->rings_max.hds_thresh, -1);
+		assert_int_equal(nd->tcp_data_split, PD_UNKNOWN);
+		assert_non_null(nd->ev_rings.member);
+		if (w[i].error)
+			assert_string_equal(nd->rings_error, w[i].error);
+		else
+			assert_null(nd->rings_error);
+		assert_int_equal(!!(p.m->hosts->have & PD_HAVE_RINGS),
+		    w[i].error == NULL);
+		parsed_free(&p);
+	}
+	/* the header is the evidence; the error line came first */
+	read_sample(&p, "ethtool-g", w[5].file, w[5].ifname, w[5].note);
+	assert_int_equal(netdev(&p, w[5].ifname)->ev_rings.line, 2);
+	parsed_free(&p);
+}
+
+static void
+test_channel_samples(void **state)
+{
+	static const struct {
+		const char *file, *ifname, *note, *error;
+		int64_t max[4], cur[4];	/* rx, tx, other, combined */
+	} w[] = {
+		{ "virtio_net-ioctl.txt", "ens3", NULL, NULL,
+		    { 0, 0, 0, 1 }, { 0, 0, 0, 1 } },
+		{ "ixgbe-netlink.txt", "eno1", NULL, NULL,
+		    { -1, -1, 1, 63 }, { -1, -1, 1, 8 } },
+		{ "rx-tx-combined-netlink.txt", "ens10f0", NULL, NULL,
+		    { 64, 64, -1, 64 }, { 0, 0, -1, 64 } },
+		{ "other-combined-netlink-spaces.txt", "ens3f0", NULL, NULL,
+		    { -1, -1, 1, 64 }, { -1, -1, 1, 1 } },
+		{ "vpn0-netlink-6.15-noheaders.txt", "vpn0",
+		    "ethtool-l.no-blocks", NULL,
+		    { -1, -1, -1, 1 }, { -1, -1, -1, 0 } },
+		{ "veth-bridge-veth-netlink.txt", "v1",
+		    "ethtool-l.unnamed-error", NULL,
+		    { 2, 2, -1, -1 }, { 1, 1, -1, -1 } },
+		{ "netxen_nic-ioctl-unsupported-pre5.14.txt", "eth4",
+		    "ethtool-l.unsupported", "Operation not supported",
+		    { -1, -1, -1, -1 }, { -1, -1, -1, -1 } },
+		{ "ethtool_-l_lo", "lo", "ethtool-l.unsupported",
+		    "Operation not supported",
+		    { -1, -1, -1, -1 }, { -1, -1, -1, -1 } },
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(w); i++) {
+		const struct pd_netdev *nd = read_sample(&p, "ethtool-l",
+		    w[i].file, w[i].ifname, w[i].note);
+		const struct pd_channels *c[2] = { &nd->channels_max,
+			&nd->channels_cur };
+
+		for (int b = 0; b < 2; b++) {
+			const int64_t *want = b ? w[i].cur : w[i].max;
+
+			assert_int_equal(c[b]->rx, want[0]);
+			assert_int_equal(c[b]->tx, want[1]);
+			assert_int_equal(c[b]->other, want[2]);
+			assert_int_equal(c[b]->combined, want[3]);
+		}
+		if (w[i].error)
+			assert_string_equal(nd->channels_error, w[i].error);
+		else
+			assert_null(nd->channels_error);
+		assert_int_equal(!!(p.m->hosts->have & PD_HAVE_CHANNELS),
+		    w[i].error == NULL);
+		parsed_free(&p);
+	}
+	/* several interfaces in one member: v0, then br0's error, then v1 */
+	read_sample(&p, "ethtool-l", w[5].file, "v0", w[5].note);
+	assert_int_equal(netdev(&p, "v0")->channels_cur.rx, 1);
+	assert_null(pd_host_find_netdev(p.m->hosts, "br0"));
+	assert_int_equal(p.m->hosts->n_netdevs, 2);
+	parsed_free(&p);
+}
+
+/* Several outputs in one member, as a loop over interfaces writes them
+ * to one file: three real samples one after the other, the first with
+ * its error before its header. */
+static void
+test_ring_outputs_concatenated(void **state)
+{
+	static const char *const files[] = {
+		"tests/data/ethtool-g/bond-vlan-ioctl-enodev-stderr-first.txt",
+		"tests/data/ethtool-g/ixgbe-ioctl.txt",
+		"tests/data/ethtool-g/e1000e-netlink-6.4plus.txt" };
+	char text[2048] = "";
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(files); i++) {
+		size_t len;
+		unsigned char *b = slurp(files[i], &len);
+
+		assert_non_null(b);
+		assert_true(strlen(text) + len < sizeof(text));
+		strncat(text, (const char *)b, len);
+		free(b);
+	}
+	parsed_text(&p, "h/ethtool-g/all.txt", text);
+	assert_string_equal(p.cov.members->format, "ethtool-g");
+	assert_int_equal(p.m->hosts->n_netdevs, 3);
+	assert_string_equal(netdev(&p, "bond0.102@bond0")->rings_error,
+	    "No such device");
+	assert_null(netdev(&p, "eth2")->rings_error);
+	assert_int_equal(netdev(&p, "eth2")->rings_cur.tx, 512);
+	assert_int_equal(netdev(&p, "enp3s0f0")->rings_cur.rx, 256);
+	assert_int_equal(netdev(&p, "enp3s0f0")->rx_push, PD_NO);
+	assert_null(pd_host_find_netdev(p.m->hosts, "all"));
+	parsed_free(&p);
+}
+
+/* Error shapes no captured sample shows, written from ethtool's own
+ * strings (ethtool.c do_gring and do_gchannels, netlink/nlsock.c): the
+ * terminal's order (header first), the one-line channel error of
+ * ethtool 5.14 on, and a missing device's two netlink errors. */
+static void
+test_ring_channel_errors(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_text(&p, "h/ethtool-g/lo.txt", "Ring parameters for lo:\n"
+	    "Cannot get device ring settings: Operation not supported\n");
+	assert_string_equal(netdev(&p, "lo")->rings_error,
+	    "Operation not supported");
+	assert_int_equal(netdev(&p, "lo")->ev_rings.line, 1);
+	assert_int_equal(p.cov.members->diag.notes->line, 2);
+	assert_string_equal(p.cov.members->diag.notes->id,
+	    "ethtool-g.unsupported");
+	parsed_free(&p);
+
+	parsed_text(&p, "sosreport-h/sos_commands/networking/ethtool_-l_br0",
+	    "Cannot get device channel parameters: Operation not supported\n"
+	    "Channel parameters for br0:\n");
+	assert_string_equal(netdev(&p, "br0")->channels_error,
+	    "Operation not supported");
+	parsed_free(&p);
+
+	parsed_text(&p, "sosreport-h/sos_commands/networking/ethtool_-g_eno9",
+	    "netlink error: no device matches name (offset 24)\n"
+	    "netlink error: No such device\n");
+	assert_string_equal(p.cov.members->format, "ethtool-g");
+	assert_string_equal(netdev(&p, "eno9")->rings_error, "No such device");
+	assert_string_equal(p.cov.members->diag.notes->id, "ethtool-g.error");
+	parsed_free(&p);
+	/* with no path that names the command it is nobody's */
+	parsed_text(&p, "notes/errors.txt",
+	    "netlink error: Operation not supported\n");
+	assert_string_equal(p.cov.members->format, "unknown");
+	parsed_free(&p);
+	parsed_text(&p, "h/ethtool-g/ethtool-g.txt",
+	    "netlink error: Operation not supported\n");
+	assert_true(has_note(p.cov.members, "ethtool-g.no-ifname"));
+	assert_int_equal(p.m->hosts->n_netdevs, 0);
+	parsed_free(&p);
+}
+
+static void
+test_ring_channel_bad_lines(void **state)
+{
+	struct parsed p;
+	struct pd_diag d;
+
+	(void)state;
+	parsed_text(&p, "h/ethtool-g/x0.txt", "Ring parameters for x0:\n"
+	    "Pre-set maximums:\nRX:\t\tlots\nTX:\t\t99999999999\n"
+	    "Current hardware settings:\nRX:\t\t512\nTX Push:\t1\n"
+	    "TCP data split:\tunknown(3)\n\n");
+	const struct pd_netdev *nd = netdev(&p, "x0");
+	unsigned bad = 0;
+
+	for (const struct pd_note *n = p.cov.members->diag.notes; n;
+	    n = n->next)
+		bad += strcmp(n->id, "ethtool-g.bad-value") == 0;
+	assert_int_equal(bad, 3);	/* "unknown(3)" is ethtool's own */
+	assert_int_equal(nd->rings_max.rx, -1);
+	assert_int_equal(nd->rings_max.tx, -1);
+	assert_int_equal(nd->rings_cur.rx, 512);
+	assert_int_equal(nd->tx_push, PD_UNKNOWN);
+	parsed_free(&p);
+
+	parsed_text(&p, "h/ethtool-l/c0.txt", "Channel parameters for c0:\n"
+	    "Current hardware settings:\nCombined:\t4\nCombined:\t5\n");
+	assert_true(has_note(p.cov.members, "ethtool-l.bad-line"));
+	assert_int_equal(netdev(&p, "c0")->channels_cur.combined, 4);
+	parsed_free(&p);
+
+	parsed_text(&p, "h/ethtool-g/e0.txt", "Ring parameters for e0:\n");
+	assert_true(has_note(p.cov.members, "ethtool-g.empty"));
+	parsed_free(&p);
+
+	/* a member cannot add interfaces without end */
+	size_t cap = 5000 * 40, used = 0;
+	char *many = malloc(cap);
+
+	assert_non_null(many);
+	for (unsigned i = 0; i < 5000; i++)
+		used += (size_t)snprintf(many + used, cap - used,
+		    "Channel parameters for q%u:\nRX:\t1\n", i);
+	parsed_text(&p, "h/ethtool-l/q.txt", many);
+	assert_int_equal(p.m->hosts->n_netdevs, 4096);
+	assert_true(has_note(p.cov.members, "ethtool-l.too-many"));
+	parsed_free(&p);
+	free(many);
+
+	/* forced (as fuzz_format does): no header, nothing read */
+	struct pd_model *m = pd_model_new();
+
+	pd_diag_init(&d, pd_model_arena(m), "x.txt");
+	pd_member_parse_as(m, pd_format_find("ethtool-g"), "x.txt", "RX: 5\n",
+	    6, &d);
+	assert_string_equal(d.notes->id, "ethtool-g.no-header");
+	assert_null(m->hosts->netdevs);
+	pd_model_free(m);
+
+	char buf[PD_NEED_TEXT_MAX];
+
+	assert_string_equal(pd_need_text(PD_HAVE_RINGS, buf),
+	    "NIC ring sizes: ethtool -g IF output");
+	assert_string_equal(pd_need_text(PD_HAVE_CHANNELS, buf),
+	    "NIC channel counts: ethtool -l IF output");
+}
+
 int
 test_group_nic(void)
 {
@@ -486,6 +787,11 @@ test_group_nic(void)
 		cmocka_unit_test(test_port_bound_link),
 		cmocka_unit_test(test_idle_pf_arp_flux),
 		cmocka_unit_test(test_idle_pf_gain_near_the_limit),
+		cmocka_unit_test(test_ring_samples),
+		cmocka_unit_test(test_channel_samples),
+		cmocka_unit_test(test_ring_outputs_concatenated),
+		cmocka_unit_test(test_ring_channel_errors),
+		cmocka_unit_test(test_ring_channel_bad_lines),
 	};
 	return cmocka_run_group_tests_name("nic", tests, NULL, NULL);
 }

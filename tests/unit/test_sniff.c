@@ -55,6 +55,45 @@ test_samples(void **state)
 	each_file("samples/bundles", sample_file);
 }
 
+/* tests/data/FORMAT/...: each wins as its directory's format by 8 bits,
+ * but for a lone "netlink error:", which only its path names (the +4
+ * hint over the other ethtool reader's PD_EP_BID_NETLINK); without such
+ * a path it is nobody's. */
+static void
+data_file(const char *path, const char *name)
+{
+	char dir[64], line[64];
+	const char *end = strrchr(path, '/'), *start = end;
+	size_t len;
+	unsigned char *buf;
+
+	if (strcmp(name, "SOURCES.md") == 0)
+		return;
+	while (start > path && start[-1] != '/')
+		start--;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(end - start), start);
+	buf = slurp(path, &len);
+	assert_non_null(buf);
+	if (!pd_text_content_line(buf, len, 0, line, sizeof(line)) ||
+	    !pd_starts_with(line, "netlink error:")) {
+		check_file(path, dir, 8);
+	} else {
+		struct pd_member m = { .path = "notes.txt",
+			.hint_path = "notes.txt", .head = buf, .head_len = len };
+
+		check_file(path, dir, PD_BID_PATH_HINT);
+		assert_string_equal(pd_sniff(&m, NULL, NULL)->name, "unknown");
+	}
+	free(buf);
+}
+
+static void
+test_data_samples(void **state)
+{
+	(void)state;
+	each_file("tests/data", data_file);
+}
+
 static const char *corpus_kind;
 
 static void
@@ -121,6 +160,7 @@ test_group_sniff(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_data_samples),
 		cmocka_unit_test(test_corpus_positive),
 		cmocka_unit_test(test_corpus_negative),
 	};
