@@ -14,6 +14,8 @@ void pd_model_finalize(struct pd_model *m);
 
 /* inputs.c: the enum pd_have bits of what the model holds for a host. */
 unsigned pd_host_inputs(const struct pd_host *h);
+/* An input bit's short name ("pcie-link"). */
+const char *pd_input_name(unsigned bit);
 /* What a bundle must hold to provide one input bit ("pause settings:
  * ethtool -a IF output"), from the descriptors of the formats that give
  * it; the result is buf or a constant. */

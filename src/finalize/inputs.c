@@ -175,32 +175,48 @@ has_capture(const struct pd_host *h)
 	return false;
 }
 
-/* what: the input, before the formats' collect texts ("PCI devices:
- * lspci -vv output").  text: the whole request, for inputs that joins
+/* name: the input in --dump-model ("pcie-link").  what: the input,
+ * before the formats' collect texts ("PCI devices: lspci -vv output").  text: the whole request, for inputs that joins
  * derive from several formats, whose collect texts would not say it. */
 static const struct input {
 	unsigned bit;
-	const char *what, *text;
+	const char *name, *what, *text;
 	bool (*present)(const struct pd_host *h);
 } inputs[] = {
-	{ PD_HAVE_PCI, "PCI devices", NULL, has_pci },
-	{ PD_HAVE_PCIE_LINK, NULL, "readable PCIe capabilities: lspci -vv "
+	{ PD_HAVE_PCI, "pci",
+	    "PCI devices", NULL, has_pci },
+	{ PD_HAVE_PCIE_LINK, "pcie-link",
+	    NULL, "readable PCIe capabilities: lspci -vv "
 	    "run as root (a virtual machine's emulated devices have none)",
 	    has_pcie_link },
-	{ PD_HAVE_PCI_TOPOLOGY, "the PCI tree", NULL, has_topology },
-	{ PD_HAVE_CMDLINE, "the kernel command line", NULL, has_cmdline },
-	{ PD_HAVE_ARCH, "the architecture", NULL, has_arch },
-	{ PD_HAVE_PROFILE, "a CPU profile", NULL, has_profile },
-	{ PD_HAVE_PORT_SPEED, "NIC port speeds", NULL, has_port_speed },
-	{ PD_HAVE_NIC_STATS, "NIC counters", NULL, has_nic_stats },
-	{ PD_HAVE_NIC_FEATURES, "NIC offloads", NULL, has_nic_features },
-	{ PD_HAVE_SYSCTL, "kernel settings", NULL, has_sysctl },
-	{ PD_HAVE_CAPTURE, "packet captures", NULL, has_capture },
-	{ PD_HAVE_PAUSE, "pause settings", NULL, has_pause },
-	{ PD_HAVE_IPLINK, "interfaces", NULL, has_iplink },
-	{ PD_HAVE_RINGS, "NIC ring sizes", NULL, has_rings },
-	{ PD_HAVE_CHANNELS, "NIC channel counts", NULL, has_channels },
-	{ PD_HAVE_NETDEV_PCI, NULL, "which PCI function each interface is: "
+	{ PD_HAVE_PCI_TOPOLOGY, "pci-topology",
+	    "the PCI tree", NULL, has_topology },
+	{ PD_HAVE_CMDLINE, "cmdline",
+	    "the kernel command line", NULL, has_cmdline },
+	{ PD_HAVE_ARCH, "arch",
+	    "the architecture", NULL, has_arch },
+	{ PD_HAVE_PROFILE, "profile",
+	    "a CPU profile", NULL, has_profile },
+	{ PD_HAVE_PORT_SPEED, "port-speed",
+	    "NIC port speeds", NULL, has_port_speed },
+	{ PD_HAVE_NIC_STATS, "nic-stats",
+	    "NIC counters", NULL, has_nic_stats },
+	{ PD_HAVE_NIC_FEATURES, "nic-features",
+	    "NIC offloads", NULL, has_nic_features },
+	{ PD_HAVE_SYSCTL, "sysctl",
+	    "kernel settings", NULL, has_sysctl },
+	{ PD_HAVE_CAPTURE, "capture",
+	    "packet captures", NULL, has_capture },
+	{ PD_HAVE_PAUSE, "pause",
+	    "pause settings", NULL, has_pause },
+	{ PD_HAVE_IPLINK, "ip-link",
+	    "interfaces", NULL, has_iplink },
+	{ PD_HAVE_RINGS, "rings",
+	    "NIC ring sizes", NULL, has_rings },
+	{ PD_HAVE_CHANNELS, "channels",
+	    "NIC channel counts", NULL, has_channels },
+	{ PD_HAVE_NETDEV_PCI, "netdev-pci",
+	    NULL, "which PCI function each interface is: "
 	    "ethtool -i IF (bus-info) or ip -d link, with lspci -vv",
 	    has_netdev_pci },
 };
@@ -261,4 +277,13 @@ pd_need_from_format(unsigned bits, const char *format)
 	const struct pd_format *f = pd_format_find(format);
 
 	return f && (f->gives & bits);
+}
+
+const char *
+pd_input_name(unsigned bit)
+{
+	for (size_t i = 0; i < PD_ARRAY_SIZE(inputs); i++)
+		if (inputs[i].bit == bit)
+			return inputs[i].name;
+	return "unknown";
 }

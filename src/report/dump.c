@@ -4,6 +4,7 @@
 #include "base/gain.h"
 #include "decode/capture.h"
 #include "finalize/counters.h"
+#include "finalize/finalize.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
 #include "report/dump.h"
@@ -313,13 +314,9 @@ dump_host(FILE *out, const struct pd_host *h)
 	    h->iommu.reason ? h->iommu.reason : "-");
 	dump_ev(out, "  ", "iommu evidence", &h->iommu.ev);
 	fprintf(out, "  have:");
-	static const char *const bits[] = { "pci", "pcie-link",
-		"pci-topology", "cmdline", "arch", "profile", "port-speed",
-		"nic-stats", "nic-features", "sysctl", "netdev-pci", "capture",
-		"pause", "ip-link" };
-	for (unsigned i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		if (h->have & (1u << i))
-			fprintf(out, " %s", bits[i]);
+	for (unsigned b = 1; b; b <<= 1)
+		if (h->have & b)
+			fprintf(out, " %s", pd_input_name(b));
 	fprintf(out, "\n  pci devices: %u\n", h->n_pcidevs);
 	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next)
 		dump_pcidev(out, d);
