@@ -43,6 +43,8 @@ pd_syms_settle(struct pd_sym *v, unsigned n)
 {
 	unsigned k = 0;
 
+	if (n == 0)	/* v may be NULL: no function symbol was read */
+		return 0;
 	qsort(v, n, sizeof(*v), cmp_sym);
 	for (unsigned i = 0; i < n; i++) {
 		if (k && v[k - 1].addr == v[i].addr) {

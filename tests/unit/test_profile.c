@@ -616,11 +616,28 @@ test_iommu_rule(void **state)
 	free(tar);
 }
 
+
+/* kallsyms with data symbols only: no function symbol to sort (the
+ * empty table once reached qsort as NULL). */
+static void
+test_kallsyms_data_only(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_text(&p, "h/kallsyms.txt", "ffffffff81000000 D foo\n"
+	    "ffffffff81000010 d bar\nffffffff81000020 b baz\n");
+	assert_non_null(p.m->hosts);
+	assert_int_equal(p.m->hosts->n_ksyms, 0);
+	parsed_free(&p);
+}
+
 int
 test_group_profile(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_written_files),
+		cmocka_unit_test(test_kallsyms_data_only),
 		cmocka_unit_test(test_broken_files),
 		cmocka_unit_test(test_corpus_perf_data),
 		cmocka_unit_test(test_corpus_texts),
