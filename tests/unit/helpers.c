@@ -239,3 +239,10 @@ each_file(const char *dir, void (*fn)(const char *path, const char *name))
 	}
 	pclose(ls);
 }
+
+void
+parsed_analysed(struct parsed *p, const char *path)
+{
+	parsed_read(p, path);
+	parsed_analyse(p);
+}

@@ -52,6 +52,8 @@ void parsed_read_memory(struct parsed *p, const void *data, size_t len,
     const char *name);
 /* Runs every rule. */
 void parsed_analyse(struct parsed *p);
+/* parsed_read, then parsed_analyse. */
+void parsed_analysed(struct parsed *p, const char *path);
 void parsed_free(struct parsed *p);
 /* First finding of a rule whose subject contains subj (NULL: any). */
 const struct pd_finding *find_finding(const struct parsed *p,

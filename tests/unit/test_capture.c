@@ -415,8 +415,7 @@ test_gso_rule(void **state)
 	const struct pd_finding *f;
 
 	(void)state;
-	parsed_read(&p, "samples/pve-gso-before.tgz");
-	parsed_analyse(&p);
+	parsed_analysed(&p, "samples/pve-gso-before.tgz");
 	f = find_finding(&p, "tcp.gso-mismatch", "tap100i0 -> enp3s0");
 	assert_non_null(f);
 	assert_int_equal(f->confidence, 80);
@@ -433,8 +432,7 @@ test_gso_rule(void **state)
 		assert_int_not_equal(c->side, PD_SIDE_UNKNOWN);
 	parsed_free(&p);
 
-	parsed_read(&p, "samples/pve-gso-after.tgz");
-	parsed_analyse(&p);
+	parsed_analysed(&p, "samples/pve-gso-after.tgz");
 	assert_int_equal(p.fs.n, 0);
 	parsed_free(&p);
 
@@ -464,8 +462,7 @@ test_pause_rule(void **state)
 	struct parsed p;
 
 	(void)state;
-	parsed_read(&p, "samples/gx10-before.tgz");
-	parsed_analyse(&p);
+	parsed_analysed(&p, "samples/gx10-before.tgz");
 	const struct pd_finding *f = find_finding(&p,
 	    "nic.pause-off-retransmits", "nic2");
 

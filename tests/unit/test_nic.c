@@ -216,8 +216,7 @@ test_gx10_nic_findings(void **state)
 	const struct pd_finding *f;
 
 	(void)state;
-	parsed_read(&p, "samples/gx10-before.tgz");
-	parsed_analyse(&p);
+	parsed_analysed(&p, "samples/gx10-before.tgz");
 	f = find_finding(&p, "nic.idle-pf", "nic5 (0002:01:00.0)");
 	assert_non_null(f);
 	assert_non_null(strstr(f->summary, "ARP flux"));
@@ -241,8 +240,7 @@ test_gx10_nic_findings(void **state)
 	assert_string_equal(c->pfs[2]->root_port->bdf, "0002:00:00.0");
 	parsed_free(&p);
 
-	parsed_read(&p, "samples/gx10-after.tgz");
-	parsed_analyse(&p);
+	parsed_analysed(&p, "samples/gx10-after.tgz");
 	assert_int_equal(p.fs.n, 0);
 	parsed_free(&p);
 }

@@ -574,8 +574,7 @@ test_iommu_rule(void **state)
 	struct parsed p;
 
 	(void)state;
-	parsed_read(&p, "samples/gx10-before.tgz");
-	parsed_analyse(&p);
+	parsed_analysed(&p, "samples/gx10-before.tgz");
 	const struct pd_finding *f = find_finding(&p,
 	    "iommu.strict-invalidation", NULL);
 
@@ -589,8 +588,7 @@ test_iommu_rule(void **state)
 	assert_null(strstr(f->fix[0], "in place of"));
 	parsed_free(&p);
 
-	parsed_read(&p, "samples/gx10-after.tgz");
-	parsed_analyse(&p);
+	parsed_analysed(&p, "samples/gx10-after.tgz");
 	assert_null(find_finding(&p, "iommu.strict-invalidation", NULL));
 	parsed_free(&p);
 

@@ -56,8 +56,7 @@ test_gx10_after(void **state)
 	struct parsed p;
 
 	(void)state;
-	parsed_read(&p, "samples/gx10-after.tgz");
-	parsed_analyse(&p);
+	parsed_analysed(&p, "samples/gx10-after.tgz");
 	assert_int_equal(p.fs.n, 0);
 	assert_int_equal(p.m->hosts->iommu.mode, PD_IOMMU_LAZY);
 	parsed_free(&p);
