@@ -10,7 +10,7 @@ OPT      ?= -O2 -g
 PKGS     := libarchive libpcap libdw zlib jansson
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
-            clang tcpdump python3-jsonschema iperf3 nftables ethtool \
+            clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
             iproute2 pciutils busybox
 
 DEV_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \

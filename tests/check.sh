@@ -4,7 +4,7 @@
 #   unit     cmocka tests (tests/unit), TAP output
 #   golden   reports and model dumps against tests/golden/*.out
 #   cli      exit codes and broken input through the real binary
-#   tshark   capture histograms and retransmissions against tshark's
+#   tshark   capture histograms and TCP analysis against tshark's
 #   perf     profile shares against perf report's (live and corpus)
 #   replay   the fuzz corpora and samples through the fuzz harnesses
 #   samples  the sample bundles regenerate byte for byte

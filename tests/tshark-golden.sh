@@ -1,23 +1,94 @@
 #!/bin/sh
-# Regenerates tests/golden/tshark/: for every capture of the shared
-# corpus, tshark's tcp.len histogram (the 16 most frequent sizes, "count
-# size" per line) and its counts of tcp.analysis.retransmission,
-# out_of_order and spurious_retransmission.  Run it
-# when the corpus or tshark changes and review the diff; make check
-# compares pathdoctor with these files (tests/tshark-compare.sh).
+# Regenerates tests/golden/tshark/ from tshark's reading of every capture
+# in the shared corpus (pcap/, pcap-generated/) and in the samples
+# (samples/bundles/.../pcap/):
+#   LIST         "NAME INPUT" a capture; INPUT corpus:PATH is PATH in the
+#                corpus, anything else a path in the repository
+#   NAME.sizes   the 16 most frequent tcp.len values, "count size" a line
+#   NAME.tcp     tshark's TCP analysis, "key count" a line:
+#     retransmission, fast_retransmission, spurious_retransmission,
+#     out_of_order, keep_alive, zero_window_probe: frames with that
+#       tcp.analysis flag (fast and spurious ones are retransmissions too)
+#     captured_twice: retransmission and out_of_order frames that repeat
+#       an earlier frame of their direction, the same IP packet captured
+#       twice: the same tcp.seq and tcp.len and, when both have an IP ID,
+#       the same ID within 0.5 s, else within 1 ms (in either order of
+#       time, as capture hardware with two clocks stamps them)
+#     resent_len: tcp.len of the other retransmission and out_of_order
+#       frames
+#     resent_bytes: the part of those bytes below the highest sequence
+#       number their direction had reached (a segment that overlaps what
+#       was sent only in part brings new data too)
+# Run it when the corpus, the samples' captures or tshark change and
+# review the diff; make check compares pathdoctor with these files
+# (tests/tshark-compare.sh).
 #   sh tests/tshark-golden.sh [CORPUS]
 set -eu
 corpus=${1:-${PD_CORPUS:-../shared/corpus}}
 out=tests/golden/tshark
+[ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 1; }
 mkdir -p "$out"
+rm -f "$out"/*.sizes "$out"/*.tcp "$out"/*.retrans
 tshark --version | head -n 1 >"$out/VERSION"
-for f in "$corpus"/pcap/* "$corpus"/pcap-generated/*.pcap; do
-	name=$(basename "$f")
-	tshark -n -r "$f" -Y tcp -T fields -e tcp.len 2>/dev/null |
-	    sort -n | uniq -c | sort -k1,1nr -k2,2n | head -n 16 |
-	    awk '{print $1, $2}' >"$out/$name.sizes"
-	for flag in retransmission out_of_order spurious_retransmission; do
-		printf '%s ' "$(tshark -n -r "$f" -Y "tcp.analysis.$flag" \
-		    2>/dev/null | wc -l | tr -d ' ')"
-	done | sed 's/ $/\n/' >"$out/$name.retrans"
+{
+	echo "# NAME INPUT: the captures compared with tshark (tests/tshark-golden.sh)"
+	for f in "$corpus"/pcap/* "$corpus"/pcap-generated/*.pcap; do
+		echo "$(basename "$f") corpus:${f#"$corpus"/}"
+	done
+	find samples -name '*.pcap' | sort | while read -r f; do
+		n=${f#samples/bundles/}
+		echo "sample-$(echo "$n" | sed 's,/pcap/,/,; s,/,-,g') $f"
+	done
+} >"$out/LIST"
+grep -v '^#' "$out/LIST" | while read -r name input; do
+	case $input in
+	corpus:*) f=$corpus/${input#corpus:} ;;
+	*) f=$input ;;
+	esac
+	python3 - "$f" "$out/$name" <<'PY'
+import subprocess, sys
+path, dest = sys.argv[1:3]
+fields = ["frame.time_epoch", "tcp.stream", "ip.src", "ipv6.src",
+          "tcp.srcport", "ip.id", "tcp.seq_raw", "tcp.len", "tcp.flags.syn",
+          "tcp.flags.fin"]
+flags = ["retransmission", "fast_retransmission", "spurious_retransmission",
+         "out_of_order", "keep_alive", "zero_window_probe"]
+cmd = ["tshark", "-n", "-r", path, "-Y", "tcp", "-T", "fields",
+       "-E", "occurrence=l"]  # the inner headers of a tunnel
+for f in fields + ["tcp.analysis." + f for f in flags]:
+    cmd += ["-e", f]
+run = subprocess.run(cmd, capture_output=True, text=True, check=True)
+sizes, count = {}, dict.fromkeys(flags + ["captured_twice", "resent_len",
+                                          "resent_bytes"], 0)
+seen, highest = {}, {}
+for line in run.stdout.splitlines():
+    v = dict(zip(fields + flags, line.split("\t")))
+    ln = int(v["tcp.len"] or 0)
+    sizes[ln] = sizes.get(ln, 0) + 1
+    for f in flags:
+        count[f] += v[f] != ""
+    d = (v["tcp.stream"], v["ip.src"] or v["ipv6.src"], v["tcp.srcport"])
+    seq, ts = int(v["tcp.seq_raw"]), float(v["frame.time_epoch"])
+    ipid = int(v["ip.id"], 16) if v["ip.id"] else 0
+    span = ln + sum(v[f] in ("1", "True") for f in
+                    ("tcp.flags.syn", "tcp.flags.fin"))
+    earlier = seen.setdefault((d, seq, span), [])
+    if v["retransmission"] or v["out_of_order"]:
+        if any(i == ipid and abs(ts - t) < 0.5 if ipid and i else
+               abs(ts - t) < 0.001 for i, t in earlier):
+            count["captured_twice"] += 1
+        else:
+            count["resent_len"] += ln
+            again = (highest.get(d, seq) - seq) % 2**32
+            count["resent_bytes"] += min(ln, again) if again < 2**31 else 0
+    earlier.append((ipid, ts))
+    end = (seq + span) % 2**32
+    if d not in highest or (end - highest[d]) % 2**32 < 2**31:
+        highest[d] = end
+top = sorted(sizes.items(), key=lambda s: (-s[1], s[0]))[:16]
+with open(dest + ".sizes", "w") as o:
+    o.writelines("%d %d\n" % (n, size) for size, n in top)
+with open(dest + ".tcp", "w") as o:
+    o.writelines("%s %d\n" % kv for kv in count.items())
+PY
 done

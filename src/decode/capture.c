@@ -295,8 +295,9 @@ stall(struct pd_capture *cap, double ts, double gap)
 }
 
 /* The same IP packet captured twice (span ports and capture hardware do
- * that, sometimes milliseconds apart): same sequence, length and a
- * non-zero IP ID, or the same segment within a millisecond. */
+ * that, sometimes milliseconds apart and stamped in either order): same
+ * sequence and length, and the same IP ID when both have one, else
+ * within a millisecond. */
 static bool
 captured_twice(const struct seqstate *s, const struct pd_pkt *p,
     uint32_t span, double ts)
@@ -304,10 +305,10 @@ captured_twice(const struct seqstate *s, const struct pd_pkt *p,
 	for (unsigned i = 0; i < RECENT; i++) {
 		const struct recent *r = &s->r[i];
 
-		if (r->span != span || r->seq != p->seq || ts < r->ts)
+		if (r->span != span || r->seq != p->seq)
 			continue;
-		if ((p->ip_id && p->ip_id == r->id && ts - r->ts < DUP_ID_WINDOW) ||
-		    ts - r->ts < DUP_WINDOW)
+		if (p->ip_id && r->id ? p->ip_id == r->id &&
+		    fabs(ts - r->ts) < DUP_ID_WINDOW : fabs(ts - r->ts) < DUP_WINDOW)
 			return true;
 	}
 	return false;

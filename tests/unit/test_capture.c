@@ -99,17 +99,21 @@ test_retransmissions_and_duplicates(void **state)
 
 	(void)state;
 	REQUIRE_CORPUS();
-	/* tshark: 514 retransmissions (fast ones included) */
+	/* tshark: 514 retransmissions (fast ones included) and 16 out of
+	 * order, each with a new IP ID, 11 within a millisecond of the
+	 * segment they repeat */
 	parsed_corpus(&p, "pcap-generated/gsogen-loss1pct-enp3s0-retrans.pcap");
 	c = only_capture(&p);
-	assert_int_equal(c->retrans_segs, 519);
+	assert_int_equal(c->retrans_segs, 530);
+	assert_int_equal(c->dup_segs, 0);
 	parsed_free(&p);
-	/* tshark flags 470 "retransmissions" that are the capture
-	 * hardware's duplicates (same IP ID, under a millisecond to 5 ms) */
+	/* tshark flags 470 "retransmissions" and 15 out-of-order segments
+	 * that are the capture hardware's duplicates (same IP ID, under a
+	 * millisecond to 6 ms apart, 13 copies stamped before the first) */
 	parsed_corpus(&p, "pcap/tcptrace-hardware-dups-not-retrans.pcap");
 	c = only_capture(&p);
-	assert_int_equal(c->dup_segs, 472);
-	assert_int_equal(c->retrans_segs, 13);
+	assert_int_equal(c->dup_segs, 485);
+	assert_int_equal(c->retrans_segs, 0);
 	parsed_free(&p);
 	/* every segment captured twice in the same microsecond */
 	parsed_corpus(&p, "pcap/zeek-ssh-fast-retransmits-dupacks.pcap");
@@ -272,10 +276,10 @@ put_le32(unsigned char *p, uint32_t v)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-/* The segments as a pcap file (microseconds, Ethernet, snap length
- * SNAP), as tcpdump -s 54 writes it; free() it. */
-static unsigned char *
-pcap_of(const struct seg *s, size_t n, size_t *len)
+/* Reads the segments as a pcap file (microseconds, Ethernet, snap
+ * length SNAP) as tcpdump -s 54 writes it, member h/pcap/eth0.pcap. */
+static void
+parsed_segments(struct parsed *parsed, const struct seg *s, size_t n)
 {
 	unsigned char *b = malloc(24 + n * (16 + SNAP)), *p = b + 24;
 
@@ -294,8 +298,8 @@ pcap_of(const struct seg *s, size_t n, size_t *len)
 		put_le32(p + 12, FRAME_LEN(s[i].payload));
 		put_segment(p + 16, &s[i]);
 	}
-	*len = (size_t)(p - b);
-	return b;
+	parsed_read_memory(parsed, b, (size_t)(p - b), "h/pcap/eth0.pcap");
+	free(b);
 }
 
 static void
@@ -356,12 +360,9 @@ test_partial_overlap_and_tso(void **state)
 		{ 1.040, 104, 4448, 5000, true },	/* IPv4 total length 0 */
 	};
 	struct parsed p;
-	size_t len;
-	unsigned char *buf = pcap_of(segs, PD_ARRAY_SIZE(segs), &len);
 
 	(void)state;
-	parsed_read_memory(&p, buf, len, "h/pcap/eth0.pcap");
-	free(buf);
+	parsed_segments(&p, segs, PD_ARRAY_SIZE(segs));
 	const struct pd_capture *c = only_capture(&p);
 
 	assert_int_equal(c->tcp_segments, 5);
@@ -378,6 +379,32 @@ test_partial_overlap_and_tso(void **state)
 	assert_int_equal(c->flows[0].dir[1].retrans_segs, 2);
 	assert_int_equal(c->flows[0].dir[1].retrans_bytes, 896 + 1448);
 	assert_int_equal(c->flows[0].dir[1].max_payload, 5000);
+	parsed_free(&p);
+}
+
+/* Capture duplicates by IP ID: a copy of a packet stamped before it
+ * (capture hardware with two clocks) is one; a segment sent again within
+ * a millisecond with a new IP ID is a retransmission, not a copy. */
+static void
+test_captured_twice_by_ip_id(void **state)
+{
+	static const struct seg segs[] = {
+		{ 1.0000, 100, 1000, 1448, false },
+		{ 1.0010, 101, 2448, 1448, false },
+		{ 1.0000, 100, 1000, 1448, false },	/* copy, stamped earlier */
+		{ 1.0200, 102, 2448, 1448, false },	/* sent again */
+		{ 1.0202, 103, 2448, 1448, false },	/* and again, 0.2 ms on */
+		{ 1.0203, 103, 2448, 1448, false },	/* a copy of that */
+	};
+	struct parsed p;
+
+	(void)state;
+	parsed_segments(&p, segs, PD_ARRAY_SIZE(segs));
+	const struct pd_capture *c = only_capture(&p);
+
+	assert_int_equal(c->dup_segs, 2);
+	assert_int_equal(c->retrans_segs, 2);
+	assert_int_equal(c->retrans_bytes, 2 * 1448);
 	parsed_free(&p);
 }
 
@@ -499,6 +526,7 @@ test_group_capture(void)
 		cmocka_unit_test(test_truncated_and_bounded),
 		cmocka_unit_test(test_ip_id_gaps),
 		cmocka_unit_test(test_partial_overlap_and_tso),
+		cmocka_unit_test(test_captured_twice_by_ip_id),
 		cmocka_unit_test(test_decoder_link_types),
 		cmocka_unit_test(test_gso_rule),
 		cmocka_unit_test(test_pause_rule),
