@@ -57,6 +57,14 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
 	sleep 0.2
 done
 
+# capturing NS: a tcpdump runs in that namespace (no procps here: /proc)
+capturing() {
+	for p in $(ip netns pids "$1" 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = tcpdump ] && return 0
+	done
+	return 1
+}
+
 for shell in dash "busybox sh"; do
 	sh_name=${shell%% *}
 	if ! command -v "$sh_name" >/dev/null 2>&1; then
@@ -73,7 +81,14 @@ for shell in dash "busybox sh"; do
 		    --interval 4 --capture "$2" --capture-seconds 4 \
 		    --timeout 20 >"$tmp/$sh_name-$2.log" 2>&1 &
 	done
-	sleep 1.5
+	# the transfer starts once both captures run (a collector gathers
+	# other outputs first, slowly under busybox): a fixed delay missed
+	# the window about one run in two
+	for _ in $(seq 1 50); do
+		capturing "$a" && capturing "$b" && break
+		sleep 0.2
+	done
+	sleep 0.5
 	ip netns exec "$a" iperf3 -c 10.77.0.2 -t 2 -b 200M >/dev/null 2>&1
 	wait
 	for ifname in v0 v1; do
