@@ -576,6 +576,76 @@ test_plt_profile(void **state)
 	free(tar);
 }
 
+/* The functions perf loads from tests/unit/data/labels-tiny.S's builds
+ * (readelf -s): labels in text and "data" sections, each up to the next
+ * symbol and the last up to 4 KiB past the next page boundary; a label
+ * listed after a function at its address wins by its longer name, one
+ * listed before does not; no label in .stubs, no linker end markers, no
+ * mapping symbols. */
+static const struct sym_fact labels_x86_64[] = {
+	{ 0x401000, 34, "_start" },
+	{ 0x401022, 10, "work" },
+	{ 0x40102c, 5, "lab_start" },
+	{ 0x401031, 10, "lab_user" },
+	{ 0x40103b, 10, "twin_entry" },
+	{ 0x401045, 10, "pair" },
+	{ 0x40104f, 0x403000 - 0x40104f, "in_mydata" },
+}, labels_aarch64[] = {
+	{ 0x40010c, 32, "_start" },		/* not its "$x" */
+	{ 0x40012c, 16, "work" },
+	{ 0x40013c, 8, "lab_start" },
+	{ 0x400144, 0x14, "lab_user" },
+	{ 0x400158, 16, "twin_entry" },
+	{ 0x400168, 16, "pair" },
+	{ 0x40017c, 0x402000 - 0x40017c, "in_mydata" },	/* not "$d" */
+};
+
+static void
+test_label_symbols(void **state)
+{
+	(void)state;
+	check_syms("labels-x86_64", false, labels_x86_64,
+	    N_FACTS(labels_x86_64));
+	check_syms("labels-aarch64", false, labels_aarch64,
+	    N_FACTS(labels_aarch64));
+}
+
+/* USER_PID runs labels-x86_64, its code mapped from file offset 0x1000:
+ * work called from lab_start returns to lab_user's first byte, as
+ * _dl_start at ld.so's _start returns to _dl_start_user; samples in
+ * twin and in .stubs, both called from _start. */
+static void
+label_records(struct out *o)
+{
+	map_record(o, MISC_USER, 0x401000, 0x1000, 0x1000,
+	    "/usr/bin/labels-x86_64");
+	sample_in(o, MISC_USER, 0, 100, 0x401026, 0x401031);
+	sample_in(o, MISC_USER, 0, 200, 0x40103d, 0x40100a);
+	sample_in(o, MISC_USER, 0, 300, 0x40105b, 0x401019);
+}
+
+/* A return address at a label is named by the label, as perf report
+ * names ld.so's _dl_start_user in every process's children. */
+static void
+test_label_profile(void **state)
+{
+	unsigned char *tar;
+	struct parsed p;
+	const struct pd_profile *pr = read_with_elf(&p, label_records,
+	    "labels-x86_64", &tar);
+	const struct pd_prof_sym *user = sym_named(pr, "lab_user");
+
+	(void)state;
+	assert_true(user->self == 0 && user->inclusive == 100);
+	assert_string_equal(user->dso, "labels-x86_64");
+	assert_true(sym_named(pr, "work")->self == 100);
+	assert_true(sym_named(pr, "twin_entry")->self == 200);
+	assert_true(sym_named(pr, "in_mydata")->self == 300);
+	assert_true(sym_named(pr, "_start")->inclusive == 500);
+	parsed_free(&p);
+	free(tar);
+}
+
 static void
 test_kallsyms_unreadable(void **state)
 {
@@ -649,6 +719,8 @@ test_group_profile(void)
 		cmocka_unit_test(test_vmlinux),
 		cmocka_unit_test(test_plt_stubs),
 		cmocka_unit_test(test_plt_profile),
+		cmocka_unit_test(test_label_symbols),
+		cmocka_unit_test(test_label_profile),
 		cmocka_unit_test(test_iommu_rule),
 	};
 
