@@ -1,9 +1,9 @@
 /* "elf": an executable, shared library, vmlinux or separate debug file in
  * the bundle (perf archive puts the build-id cache in), read with
  * libelf: its GNU build id, its loadable segments, its function
- * symbols (.symtab, else .dynsym) and its PLT stubs as perf names them,
- * so that a profile's user addresses get names.  Held in memory while
- * read, up to the spool cap. */
+ * symbols and labels (.symtab, else .dynsym) as perf loads them and its
+ * PLT stubs as perf names them, so that a profile's user addresses get
+ * names.  Held in memory while read, up to the spool cap. */
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
@@ -90,13 +90,113 @@ build_id_of(Elf *e, struct pd_elf *out)
 	}
 }
 
+/* ARM and AArch64 mark runs of code and data with "$a", "$d", "$t",
+ * "$x" (perhaps ".suffix"), RISC-V with "$d" and "$x..."; they are
+ * labels that name no function, and perf drops them. */
+static bool
+mapping_symbol(unsigned machine, const char *name)
+{
+	if (name[0] != '$' || !name[1])
+		return false;
+	if (machine == EM_ARM || machine == EM_AARCH64)
+		return strchr("adtx", name[1]) && (!name[2] || name[2] == '.');
+	return machine == EM_RISCV && strchr("dx", name[1]);
+}
+
+/* A label (STT_NOTYPE) that perf takes for a function: seen outside its
+ * object, in a section that is loaded and whose name says text or data.
+ * ld.so's _start and _dl_start_user are such labels. */
+static bool
+label_of(Elf *e, size_t shstr, const GElf_Sym *s)
+{
+	unsigned vis = GELF_ST_VISIBILITY(s->st_other);
+	const char *sec;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (vis == STV_HIDDEN || vis == STV_INTERNAL ||
+	    s->st_shndx >= SHN_LORESERVE)	/* ABS, COMMON, XINDEX */
+		return false;
+	if (!(scn = elf_getscn(e, s->st_shndx)) || !gelf_getshdr(scn, &sh) ||
+	    !(sh.sh_flags & SHF_ALLOC))
+		return false;
+	sec = elf_strptr(e, shstr, sh.sh_name);
+	return sec && (strstr(sec, "text") || strstr(sec, "data"));
+}
+
+/* The symbols perf loads as functions: STT_FUNC, STT_GNU_IFUNC and the
+ * labels above, named, no mapping symbols. */
+static bool
+function_sym(Elf *e, size_t shstr, unsigned machine, const GElf_Sym *s,
+    const char *name)
+{
+	unsigned type = GELF_ST_TYPE(s->st_info);
+
+	if (!name || !*name || mapping_symbol(machine, name))
+		return false;
+	return type == STT_FUNC || type == STT_GNU_IFUNC ||
+	    (type == STT_NOTYPE && label_of(e, shstr, s));
+}
+
+/* A symbol's address and place in its table. */
+struct sym_order {
+	uint64_t addr;
+	unsigned idx;
+};
+
+static int
+cmp_order(const void *x, const void *y)
+{
+	const struct sym_order *a = x, *b = y;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* perf gives a symbol without a size (a label, an asm function) the
+ * extent up to the next symbol's start, in address then table order
+ * (as it inserts them), and the last one up to 4096 bytes past the page
+ * boundary at or after it (symbols__fixup_end), before it settles
+ * symbols at one address: one listed before another at its address
+ * stays sizeless and loses there, one listed after is sized and may win
+ * by its name. */
+static void
+size_like_perf(struct pd_sym *v, unsigned n)
+{
+	struct sym_order *o = pd_xmalloc((n + 1) * sizeof(*o));
+
+	for (unsigned i = 0; i < n; i++)
+		o[i] = (struct sym_order){ v[i].addr, i };
+	qsort(o, n, sizeof(*o), cmp_order);
+	for (unsigned i = 0; i < n; i++) {
+		struct pd_sym *s = &v[o[i].idx];
+
+		if (s->size)
+			continue;
+		if (i + 1 < n)
+			s->size = o[i + 1].addr - s->addr;
+		else if (s->addr <= UINT64_MAX - 2 * 4096)
+			s->size = ((s->addr + 4095) & ~(uint64_t)4095) + 4096 -
+			    s->addr;
+	}
+	free(o);
+}
+
 /* Function symbols of the table of type t; false when it has none. */
 static bool
 symbols_of(Elf *e, Elf64_Word t, struct pd_elf *out, struct pd_arena *a)
 {
 	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
 	GElf_Shdr sh;
+	size_t shstr;
 
+	/* without section names no label qualifies; functions still do */
+	if (elf_getshdrstrndx(e, &shstr) != 0)
+		shstr = SHN_UNDEF;
+	if (!gelf_getehdr(e, &eh))
+		eh.e_machine = EM_NONE;
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != t ||
 		    !sh.sh_entsize)
@@ -118,17 +218,14 @@ symbols_of(Elf *e, Elf64_Word t, struct pd_elf *out, struct pd_arena *a)
 			if (name && (strcmp(name, "_text") == 0 ||
 			    strcmp(name, "_stext") == 0) && !out->text_addr)
 				out->text_addr = s.st_value;
-			if (
-			    GELF_ST_TYPE(s.st_info) != STT_FUNC &&
-			    GELF_ST_TYPE(s.st_info) != STT_GNU_IFUNC)
-				continue;
-			if (!name || !*name)
+			if (!function_sym(e, shstr, eh.e_machine, &s, name))
 				continue;
 			out->syms[out->n_syms++] = (struct pd_sym){
 			    s.st_value, s.st_size, pd_arena_strdup(a, name),
 			    NULL, GELF_ST_BIND(s.st_info) <= STB_WEAK ?
 			    GELF_ST_BIND(s.st_info) : STB_LOCAL };
 		}
+		size_like_perf(out->syms, out->n_syms);
 		out->n_syms = pd_syms_settle(out->syms, out->n_syms);
 		out->from_symtab = t == SHT_SYMTAB;
 		return out->n_syms > 0;

@@ -433,15 +433,16 @@ test_vmlinux(void **state)
 	free(vm);
 }
 
-/* perf's NAME@plt stubs in tests/unit/data/plt-tiny.c's builds: where
- * objdump -d puts each, named by the relocation (readelf -r) of the GOT
- * slot that it jumps through. */
-struct plt_fact {
+/* Symbols an ELF file of tests/unit/data should give, in address order. */
+struct sym_fact {
 	uint64_t addr, size;
 	const char *name;
 };
 
-static const struct plt_fact plt_x86_64[] = {
+/* perf's NAME@plt stubs in tests/unit/data/plt-tiny.c's builds: where
+ * objdump -d puts each, named by the relocation (readelf -r) of the GOT
+ * slot that it jumps through. */
+static const struct sym_fact plt_x86_64[] = {
 	{ 0x310, 16, ".plt" },			/* PLT0 */
 	{ 0x320, 16, "ext_one@plt" },
 	{ 0x330, 16, "offset_0x330@plt" },	/* IRELATIVE, listed last */
@@ -462,8 +463,10 @@ static const struct plt_fact plt_x86_64[] = {
 	{ 0x3e0, 16, "offset_0x3e0@plt" },	/* x86_64 only */
 };
 
+/* The PLT stubs (plt) or the function symbols of tests/unit/data/name. */
 static void
-check_plt(const char *name, const struct plt_fact *want, unsigned n)
+check_syms(const char *name, bool plt, const struct sym_fact *want,
+    unsigned n)
 {
 	char path[256];
 	size_t len;
@@ -477,11 +480,13 @@ check_plt(const char *name, const struct plt_fact *want, unsigned n)
 	const struct pd_elf *e = p.m->hosts->elfs;
 
 	assert_non_null(e);
-	assert_int_equal(e->n_plt, n);
+	const struct pd_sym *v = plt ? e->plt : e->syms;
+
+	assert_int_equal(plt ? e->n_plt : e->n_syms, n);
 	for (unsigned i = 0; i < n; i++) {
-		assert_int_equal(e->plt[i].addr, want[i].addr);
-		assert_int_equal(e->plt[i].size, want[i].size);
-		assert_string_equal(e->plt[i].name, want[i].name);
+		assert_string_equal(v[i].name, want[i].name);
+		assert_int_equal(v[i].addr, want[i].addr);
+		assert_int_equal(v[i].size, want[i].size);
 	}
 	parsed_free(&p);
 	free(elf);
@@ -493,10 +498,10 @@ static void
 test_plt_stubs(void **state)
 {
 	(void)state;
-	check_plt("plt-x86_64.so", plt_x86_64, N_FACTS(plt_x86_64));
-	check_plt("plt-x86_64-ibt.so", plt_x86_64_ibt,
+	check_syms("plt-x86_64.so", true, plt_x86_64, N_FACTS(plt_x86_64));
+	check_syms("plt-x86_64-ibt.so", true, plt_x86_64_ibt,
 	    N_FACTS(plt_x86_64_ibt));
-	check_plt("plt-aarch64.so", plt_aarch64, N_FACTS(plt_aarch64));
+	check_syms("plt-aarch64.so", true, plt_aarch64, N_FACTS(plt_aarch64));
 }
 
 #define PLT_BASE 0x7f0000000000u
@@ -524,27 +529,44 @@ sym_named(const struct pd_profile *pr, const char *name)
 	return NULL;
 }
 
+/* The profile of a bundle holding the perf.data that records() writes
+ * and tests/unit/data/name as h/name, read into *p; *tar to free after
+ * parsed_free(p). */
+static const struct pd_profile *
+read_with_elf(struct parsed *p, void (*records)(struct out *),
+    const char *name, unsigned char **tar)
+{
+	struct out o;
+	char path[256], member[256];
+	size_t len = write_file_of(&o, true, records), elen, tlen;
+
+	snprintf(path, sizeof(path), "tests/unit/data/%s", name);
+	snprintf(member, sizeof(member), "h/%s", name);
+	unsigned char *elf = slurp(path, &elen);
+	struct tar_entry e[] = {
+		{ .path = "h/perf.data", .data = o.b, .len = len },
+		{ .path = member, .data = elf, .len = elen },
+	};
+
+	assert_non_null(elf);
+	*tar = make_tar(e, 2, 0, &tlen);
+	free(elf);
+	parsed_read_memory(p, *tar, tlen, "t.tar");
+	assert_non_null(p->m->hosts->profiles);
+	return p->m->hosts->profiles;
+}
+
 /* A sample in a PLT stub of a file without function symbols gets the
  * stub's name, as perf report gives it. */
 static void
 test_plt_profile(void **state)
 {
-	struct out o;
-	size_t len = write_file_of(&o, true, plt_records), elen, tlen;
-	unsigned char *elf = slurp("tests/unit/data/plt-x86_64.so", &elen);
-	struct tar_entry e[] = {
-		{ .path = "h/perf.data", .data = o.b, .len = len },
-		{ .path = "h/plt-x86_64.so", .data = elf, .len = elen },
-	};
+	unsigned char *tar;
 	struct parsed p;
+	const struct pd_profile *pr = read_with_elf(&p, plt_records,
+	    "plt-x86_64.so", &tar);
 
 	(void)state;
-	assert_non_null(elf);
-	unsigned char *tar = make_tar(e, 2, 0, &tlen);
-
-	parsed_read_memory(&p, tar, tlen, "t.tar");
-	const struct pd_profile *pr = p.m->hosts->profiles;
-
 	assert_true(sym_named(pr, "offset_0x330@plt")->self == 100);
 	assert_true(sym_named(pr, "ext_two@plt")->self == 200);
 	assert_true(sym_named(pr, ".plt")->self == 300);
@@ -552,7 +574,76 @@ test_plt_profile(void **state)
 	assert_true(sym_named(pr, "0x0000000000000380")->inclusive == 600);
 	parsed_free(&p);
 	free(tar);
-	free(elf);
+}
+
+/* The functions perf loads from tests/unit/data/labels-tiny.S's builds
+ * (readelf -s): labels in text and "data" sections, each up to the next
+ * symbol and the last up to 4 KiB past the next page boundary; a label
+ * listed after a function at its address wins by its longer name, one
+ * listed before does not; no label in .stubs, no linker end markers, no
+ * mapping symbols. */
+static const struct sym_fact labels_x86_64[] = {
+	{ 0x401000, 34, "_start" },
+	{ 0x401022, 10, "work" },
+	{ 0x40102c, 5, "lab_start" },
+	{ 0x401031, 10, "lab_user" },
+	{ 0x40103b, 10, "twin_entry" },
+	{ 0x401045, 10, "pair" },
+	{ 0x40104f, 0x403000 - 0x40104f, "in_mydata" },
+}, labels_aarch64[] = {
+	{ 0x40010c, 32, "_start" },		/* not its "$x" */
+	{ 0x40012c, 16, "work" },
+	{ 0x40013c, 8, "lab_start" },
+	{ 0x400144, 0x14, "lab_user" },
+	{ 0x400158, 16, "twin_entry" },
+	{ 0x400168, 16, "pair" },
+	{ 0x40017c, 0x402000 - 0x40017c, "in_mydata" },	/* not "$d" */
+};
+
+static void
+test_label_symbols(void **state)
+{
+	(void)state;
+	check_syms("labels-x86_64", false, labels_x86_64,
+	    N_FACTS(labels_x86_64));
+	check_syms("labels-aarch64", false, labels_aarch64,
+	    N_FACTS(labels_aarch64));
+}
+
+/* USER_PID runs labels-x86_64, its code mapped from file offset 0x1000:
+ * work called from lab_start returns to lab_user's first byte, as
+ * _dl_start at ld.so's _start returns to _dl_start_user; samples in
+ * twin and in .stubs, both called from _start. */
+static void
+label_records(struct out *o)
+{
+	map_record(o, MISC_USER, 0x401000, 0x1000, 0x1000,
+	    "/usr/bin/labels-x86_64");
+	sample_in(o, MISC_USER, 0, 100, 0x401026, 0x401031);
+	sample_in(o, MISC_USER, 0, 200, 0x40103d, 0x40100a);
+	sample_in(o, MISC_USER, 0, 300, 0x40105b, 0x401019);
+}
+
+/* A return address at a label is named by the label, as perf report
+ * names ld.so's _dl_start_user in every process's children. */
+static void
+test_label_profile(void **state)
+{
+	unsigned char *tar;
+	struct parsed p;
+	const struct pd_profile *pr = read_with_elf(&p, label_records,
+	    "labels-x86_64", &tar);
+	const struct pd_prof_sym *user = sym_named(pr, "lab_user");
+
+	(void)state;
+	assert_true(user->self == 0 && user->inclusive == 100);
+	assert_string_equal(user->dso, "labels-x86_64");
+	assert_true(sym_named(pr, "work")->self == 100);
+	assert_true(sym_named(pr, "twin_entry")->self == 200);
+	assert_true(sym_named(pr, "in_mydata")->self == 300);
+	assert_true(sym_named(pr, "_start")->inclusive == 500);
+	parsed_free(&p);
+	free(tar);
 }
 
 static void
@@ -643,6 +734,8 @@ test_group_profile(void)
 		cmocka_unit_test(test_vmlinux),
 		cmocka_unit_test(test_plt_stubs),
 		cmocka_unit_test(test_plt_profile),
+		cmocka_unit_test(test_label_symbols),
+		cmocka_unit_test(test_label_profile),
 		cmocka_unit_test(test_iommu_rule),
 	};
 
