@@ -124,6 +124,9 @@ update-golden: $(SAN)/pathdoctor
 
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -O1 -g
 FUZZ_TARGETS := member format bundle
+# the replay drivers' objects are kept, not removed as intermediates
+.SECONDARY: $(FUZZ_TARGETS:%=$(SAN)/tests/fuzz/fuzz_%.o) \
+    $(SAN)/tests/fuzz/onefile.o
 fuzz: $(LIB_SRC) $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%.c)
 	@mkdir -p build/fuzz
 	$(Q)for t in $(FUZZ_TARGETS); do \
