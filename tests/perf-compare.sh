@@ -13,6 +13,8 @@
 #    without a symbol are compared per DSO only: perf names them by
 #    map-relative address as leaves but by absolute address inside call
 #    chains, and perf script [unknown], so their names are no key;
+#    nor are PLT stubs without a symbol to name them after: perf 6.1
+#    calls them all "@plt", perf 6.3 on (and pathdoctor) "offset_0x..@plt";
 #  - fork: the same for a subshell that forks without exec (its samples
 #    fall in its parent's mappings, which perf's FORK records tell);
 #  - text: the same for perf script (default and -F layouts) and perf
@@ -68,8 +70,9 @@ for line in open(model_txt):
         our_dso[m.group(3)] = our_dso.get(m.group(3), 0) + float(m.group(1))
         dso_syms[m.group(3)] = dso_syms.get(m.group(3), 0) + 1
 # addresses without a symbol: perf report names them by address, perf
-# script [unknown]; compared per DSO only
-unnamed = re.compile(r"^((0x)?[0-9a-f]+|\[unknown\])$")
+# script [unknown], a nameless PLT stub "@plt" (perf 6.1) or
+# "offset_0x..@plt" (perf 6.3 on); compared per DSO only
+unnamed = re.compile(r"^((0x)?[0-9a-f]+|\[unknown\]|@plt|offset_0x[0-9a-f]+@plt)$")
 def perf_rows(path, children):
     rows = {}
     for line in open(path):
