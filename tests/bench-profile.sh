@@ -3,7 +3,9 @@
 # 9895 samples (22 make about 218k), and, as medians of RUNS runs in the
 # same run, pathdoctor reading it (with its kallsyms) against
 # `perf report --stdio --sort sym` on the same file and kallsyms, as a
-# ratio; and pathdoctor's peak memory.  Never run by make check.
+# ratio; and pathdoctor's peak memory.  With BASELINE=BIN (another
+# pathdoctor) that binary is timed too, in the same run, with the ratio.
+# Never run by make check.
 #   sh tests/bench-profile.sh [SCALE] [RUNS]      (defaults 22 and 3)
 set -eu
 scale=${1:-22}
@@ -28,6 +30,10 @@ pr=$(timeit "perf report -i $d/perf.data --kallsyms $d/kallsyms.txt --stdio --so
 echo "perf report --stdio --sort sym: ${pr} s (baseline)"
 pd=$(timeit "$bin -f json $d")
 echo "pathdoctor:                     ${pd} s ($(awk "BEGIN { printf \"%.1f\", $pr / $pd }")x faster)"
+if [ -n "${BASELINE:-}" ]; then
+	old=$(timeit "$BASELINE -f json $d")
+	echo "  BASELINE:                     ${old} s (this build $(awk "BEGIN { printf \"%.2f\", $pd / $old }")x of it)"
+fi
 if [ -x /usr/bin/time ]; then
 	/usr/bin/time -f "pathdoctor peak memory: %M KB" "$bin" -f json "$d" \
 	    >/dev/null

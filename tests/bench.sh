@@ -7,7 +7,9 @@
 # floor) and gzip -dc; on the extracted capture,
 # pathdoctor against tcpdump -r FILE -w /dev/null (libpcap's bare read);
 # with BENCH_TSHARK=1 also tshark computing the tcp.len histogram; and
-# pathdoctor's peak memory.  Never run by make check.
+# pathdoctor's peak memory.  With BASELINE=BIN (another pathdoctor, e.g.
+# a build of an earlier commit) that binary is timed too, on the same
+# inputs in the same run, and the ratio printed.  Never run by make check.
 #   sh tests/bench.sh [COPIES] [RUNS]      (defaults 400 and 3)
 set -eu
 copies=${1:-400}
@@ -55,6 +57,10 @@ pd=$(timeit "$bin -f json $b")
 echo "pathdoctor .tgz:    ${pd} s ($(ratio "$pd" "$base")x)"
 pd1=$(timeit "$bin --one-thread -f json $b")
 echo "  --one-thread:     ${pd1} s ($(ratio "$pd1" "$base")x)"
+if [ -n "${BASELINE:-}" ]; then
+	old=$(timeit "$BASELINE -f json $b")
+	echo "  BASELINE .tgz:    ${old} s (this build $(ratio "$pd" "$old")x of it)"
+fi
 pcap="$dir/bench-$copies.pcap"
 [ -f "$pcap" ] || tar -xOzf "$b" >"$pcap"
 if command -v tcpdump >/dev/null 2>&1; then
@@ -62,6 +68,10 @@ if command -v tcpdump >/dev/null 2>&1; then
 	echo "tcpdump -r -w null: ${bare} s (baseline for the capture)"
 	pp=$(timeit "$bin -f json $pcap")
 	echo "pathdoctor .pcap:   ${pp} s ($(ratio "$pp" "$bare")x)"
+	if [ -n "${BASELINE:-}" ]; then
+		old=$(timeit "$BASELINE -f json $pcap")
+		echo "  BASELINE .pcap:   ${old} s (this build $(ratio "$pp" "$old")x of it)"
+	fi
 	if [ "${BENCH_TSHARK:-0}" = 1 ] && command -v tshark >/dev/null 2>&1; then
 		# one run (minutes on 1.5 GB); its time and peak memory at once
 		/usr/bin/time -f "%e %M" -o "$dir/tshark.time" sh -c "tshark -n \
