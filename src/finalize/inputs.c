@@ -53,16 +53,7 @@ has_profile(const struct pd_host *h)
 	return false;
 }
 
-/* A netdev test for each NIC input: one dump of that command is enough. */
-static bool
-any_netdev(const struct pd_host *h, bool (*test)(const struct pd_netdev *))
-{
-	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
-		if (test(nd))
-			return true;
-	return false;
-}
-
+/* NIC inputs: one interface with that command's output is enough. */
 static bool
 nd_port_speed(const struct pd_netdev *nd)
 {
@@ -113,54 +104,6 @@ nd_iplink(const struct pd_netdev *nd)
 }
 
 static bool
-has_port_speed(const struct pd_host *h)
-{
-	return any_netdev(h, nd_port_speed);
-}
-
-static bool
-has_nic_stats(const struct pd_host *h)
-{
-	return any_netdev(h, nd_stats);
-}
-
-static bool
-has_nic_features(const struct pd_host *h)
-{
-	return any_netdev(h, nd_features);
-}
-
-static bool
-has_netdev_pci(const struct pd_host *h)
-{
-	return any_netdev(h, nd_pci);
-}
-
-static bool
-has_pause(const struct pd_host *h)
-{
-	return any_netdev(h, nd_pause);
-}
-
-static bool
-has_rings(const struct pd_host *h)
-{
-	return any_netdev(h, nd_rings);
-}
-
-static bool
-has_channels(const struct pd_host *h)
-{
-	return any_netdev(h, nd_channels);
-}
-
-static bool
-has_iplink(const struct pd_host *h)
-{
-	return any_netdev(h, nd_iplink);
-}
-
-static bool
 has_sysctl(const struct pd_host *h)
 {
 	return h->sysctl != NULL;
@@ -176,49 +119,46 @@ has_capture(const struct pd_host *h)
 }
 
 /* name: the input in --dump-model ("pcie-link").  what: the input,
- * before the formats' collect texts ("PCI devices: lspci -vv output").  text: the whole request, for inputs that joins
- * derive from several formats, whose collect texts would not say it. */
+ * before the formats' collect texts ("PCI devices: lspci -vv output").
+ * text: the whole request, for inputs that joins derive from several
+ * formats, whose collect texts would not say it.  The host holds the
+ * input when present(host) is true, or nd_present for any netdev. */
+#define HOST(b, n, w, t, f) { .bit = b, .name = n, .what = w, .text = t, \
+	.present = f }
+#define NETDEV(b, n, w, t, f) { .bit = b, .name = n, .what = w, .text = t, \
+	.nd_present = f }
+
 static const struct input {
 	unsigned bit;
 	const char *name, *what, *text;
 	bool (*present)(const struct pd_host *h);
+	bool (*nd_present)(const struct pd_netdev *nd);
 } inputs[] = {
-	{ PD_HAVE_PCI, "pci",
-	    "PCI devices", NULL, has_pci },
-	{ PD_HAVE_PCIE_LINK, "pcie-link",
-	    NULL, "readable PCIe capabilities: lspci -vv "
-	    "run as root (a virtual machine's emulated devices have none)",
-	    has_pcie_link },
-	{ PD_HAVE_PCI_TOPOLOGY, "pci-topology",
-	    "the PCI tree", NULL, has_topology },
-	{ PD_HAVE_CMDLINE, "cmdline",
-	    "the kernel command line", NULL, has_cmdline },
-	{ PD_HAVE_ARCH, "arch",
-	    "the architecture", NULL, has_arch },
-	{ PD_HAVE_PROFILE, "profile",
-	    "a CPU profile", NULL, has_profile },
-	{ PD_HAVE_PORT_SPEED, "port-speed",
-	    "NIC port speeds", NULL, has_port_speed },
-	{ PD_HAVE_NIC_STATS, "nic-stats",
-	    "NIC counters", NULL, has_nic_stats },
-	{ PD_HAVE_NIC_FEATURES, "nic-features",
-	    "NIC offloads", NULL, has_nic_features },
-	{ PD_HAVE_SYSCTL, "sysctl",
-	    "kernel settings", NULL, has_sysctl },
-	{ PD_HAVE_CAPTURE, "capture",
-	    "packet captures", NULL, has_capture },
-	{ PD_HAVE_PAUSE, "pause",
-	    "pause settings", NULL, has_pause },
-	{ PD_HAVE_IPLINK, "ip-link",
-	    "interfaces", NULL, has_iplink },
-	{ PD_HAVE_RINGS, "rings",
-	    "NIC ring sizes", NULL, has_rings },
-	{ PD_HAVE_CHANNELS, "channels",
-	    "NIC channel counts", NULL, has_channels },
-	{ PD_HAVE_NETDEV_PCI, "netdev-pci",
-	    NULL, "which PCI function each interface is: "
-	    "ethtool -i IF (bus-info) or ip -d link, with lspci -vv",
-	    has_netdev_pci },
+	HOST(PD_HAVE_PCI, "pci", "PCI devices", NULL, has_pci),
+	HOST(PD_HAVE_PCIE_LINK, "pcie-link", NULL, "readable PCIe "
+	    "capabilities: lspci -vv run as root (a virtual machine's "
+	    "emulated devices have none)", has_pcie_link),
+	HOST(PD_HAVE_PCI_TOPOLOGY, "pci-topology", "the PCI tree", NULL,
+	    has_topology),
+	HOST(PD_HAVE_CMDLINE, "cmdline", "the kernel command line", NULL,
+	    has_cmdline),
+	HOST(PD_HAVE_ARCH, "arch", "the architecture", NULL, has_arch),
+	HOST(PD_HAVE_PROFILE, "profile", "a CPU profile", NULL, has_profile),
+	NETDEV(PD_HAVE_PORT_SPEED, "port-speed", "NIC port speeds", NULL,
+	    nd_port_speed),
+	NETDEV(PD_HAVE_NIC_STATS, "nic-stats", "NIC counters", NULL, nd_stats),
+	NETDEV(PD_HAVE_NIC_FEATURES, "nic-features", "NIC offloads", NULL,
+	    nd_features),
+	HOST(PD_HAVE_SYSCTL, "sysctl", "kernel settings", NULL, has_sysctl),
+	HOST(PD_HAVE_CAPTURE, "capture", "packet captures", NULL, has_capture),
+	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
+	NETDEV(PD_HAVE_IPLINK, "ip-link", "interfaces", NULL, nd_iplink),
+	NETDEV(PD_HAVE_RINGS, "rings", "NIC ring sizes", NULL, nd_rings),
+	NETDEV(PD_HAVE_CHANNELS, "channels", "NIC channel counts", NULL,
+	    nd_channels),
+	NETDEV(PD_HAVE_NETDEV_PCI, "netdev-pci", NULL, "which PCI function "
+	    "each interface is: ethtool -i IF (bus-info) or ip -d link, with "
+	    "lspci -vv", nd_pci),
 };
 
 unsigned
@@ -226,9 +166,15 @@ pd_host_inputs(const struct pd_host *h)
 {
 	unsigned have = 0;
 
-	for (size_t i = 0; i < PD_ARRAY_SIZE(inputs); i++)
-		if (inputs[i].present(h))
+	for (size_t i = 0; i < PD_ARRAY_SIZE(inputs); i++) {
+		bool present = inputs[i].present && inputs[i].present(h);
+
+		for (const struct pd_netdev *nd = h->netdevs;
+		    !present && inputs[i].nd_present && nd; nd = nd->next)
+			present = inputs[i].nd_present(nd);
+		if (present)
 			have |= inputs[i].bit;
+	}
 	return have;
 }
 
