@@ -1,4 +1,5 @@
-/* The host model: hosts by path prefix, sorted lists, cmdline lookups. */
+/* The host model: hosts by key, PCI devices and edges, CPU types and
+ * cmdline tokens in sorted lists, and their lookups. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

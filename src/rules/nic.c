@@ -1,5 +1,6 @@
-/* NIC rules: a PF of a multi-PF card that carries nothing, and LRO off
- * on mlx5 ports that receive bulk TCP.
+/* NIC rules: a PF of a multi-PF card that carries nothing, LRO off on
+ * mlx5 ports that receive bulk TCP, and flow control off on a port that
+ * drops while its traffic is retransmitted.
  *
  * Idle PF capacity model: NVMe/TCP multipath and similar spread I/O
  * equally over the paths in use, so with a set S of active PFs the card
