@@ -375,6 +375,17 @@ struct pd_collect_gap {
 	const char *format, *path, *reason;
 };
 
+/* The user's benchmark the collector ran with the snapshots
+ * (pathdoctor-collect --during), from its manifest line. */
+struct pd_workload {
+	const char *command;		/* as given, escapes undone */
+	const char *stdout_path;	/* members, relative to the manifest's */
+	const char *stderr_path;	/* directory: "workload/stdout.txt" */
+	unsigned seconds;		/* how long it ran */
+	int exit;			/* its exit status; -1 when stopped */
+	bool stopped;			/* --timeout ended it */
+};
+
 /* A function symbol, from kallsyms or an ELF symbol table. */
 struct pd_sym {
 	uint64_t addr, size;		/* size 0: up to the next symbol */
@@ -443,6 +454,7 @@ struct pd_host {
 	const char *collector;		/* manifest: "pathdoctor-collect 0.1.0" */
 	struct pd_collect_gap *gaps;
 	unsigned n_gaps;		/* derived: gaps listed */
+	const struct pd_workload *workload;	/* manifest; NULL: none */
 	const char **cpu_type_of;	/* [PD_MAX_CPUS]: type of each CPU */
 	struct pd_model_note *notes;	/* derived, in order */
 };

@@ -11,7 +11,7 @@ static const char *const command_dirs[] = {
 	"sos_commands", "proc", "sys", "etc", "boot", "var", "commands",
 	"cmd", "ethtool", "pci", "networking", "kernel", "hardware",
 	"processor", "captures", "pcaps", "perf", "profiles", "cpu",
-	"uname", NULL,
+	"uname", "workload", NULL,
 };
 
 static bool

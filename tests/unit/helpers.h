@@ -55,6 +55,8 @@ void parsed_analyse(struct parsed *p);
 /* parsed_read, then parsed_analyse. */
 void parsed_analysed(struct parsed *p, const char *path);
 void parsed_free(struct parsed *p);
+/* True when the member has a note with this id. */
+bool has_note(const struct pd_member_result *r, const char *id);
 /* First finding of a rule whose subject contains subj (NULL: any). */
 const struct pd_finding *find_finding(const struct parsed *p,
     const char *rule, const char *subj);

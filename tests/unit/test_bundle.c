@@ -257,6 +257,94 @@ test_broken_input(void **state)
 	free(lspci);
 }
 
+#define MANIFEST_HEAD "# pathdoctor-collect manifest 1\n" \
+	"collector\tpathdoctor-collect 0.1.0\n"
+
+/* pathdoctor-collect --during: the workload line, its escapes, and the
+ * notes for a stopped or failed workload. */
+static void
+test_manifest_workload(void **state)
+{
+	struct parsed p;
+	const struct pd_workload *w;
+
+	(void)state;
+	parsed_text(&p, "h/manifest.txt", MANIFEST_HEAD
+	    "workload\t0\t31\tworkload/stdout.txt\tworkload/stderr.txt\t"
+	    "fio --name='a b'\\tx\\ny \\\\ \\q\n");
+	w = p.m->hosts->workload;
+	assert_non_null(w);
+	assert_int_equal(w->exit, 0);
+	assert_false(w->stopped);
+	assert_int_equal(w->seconds, 31);
+	assert_string_equal(w->stdout_path, "workload/stdout.txt");
+	assert_string_equal(w->stderr_path, "workload/stderr.txt");
+	assert_string_equal(w->command, "fio --name='a b'\tx\ny \\ \\q");
+	assert_int_equal(p.cov.members->diag.worst, PD_OK);
+	assert_null(p.m->hosts->gaps);
+	parsed_free(&p);
+
+	parsed_text(&p, "h/manifest.txt", MANIFEST_HEAD
+	    "workload\tstopped\t5\tworkload/stdout.txt\tworkload/stderr.txt\t"
+	    "sleep 60\n");
+	w = p.m->hosts->workload;
+	assert_non_null(w);
+	assert_true(w->stopped);
+	assert_int_equal(w->exit, -1);
+	assert_int_equal(p.cov.members->diag.worst, PD_WARN);
+	assert_true(has_note(p.cov.members, "manifest.workload-stopped"));
+	parsed_free(&p);
+
+	parsed_text(&p, "h/manifest.txt", MANIFEST_HEAD
+	    "workload\t3\t1\tworkload/stdout.txt\tworkload/stderr.txt\tfalse\n"
+	    "workload\t0\t1\tworkload/stdout.txt\tworkload/stderr.txt\ttrue\n");
+	w = p.m->hosts->workload;
+	assert_string_equal(w->command, "true");	/* the last is used */
+	assert_true(has_note(p.cov.members, "manifest.workload-failed"));
+	assert_true(has_note(p.cov.members, "manifest.workload-repeated"));
+	parsed_free(&p);
+}
+
+/* Malformed workload lines are bad lines, and set nothing. */
+static void
+test_manifest_workload_bad(void **state)
+{
+	static const char *const bad[] = {
+		"workload\t0\t1\tworkload/stdout.txt\tworkload/stderr.txt\n",
+		"workload\t256\t1\tworkload/stdout.txt\tworkload/stderr.txt\tx\n",
+		"workload\t-1\t1\tworkload/stdout.txt\tworkload/stderr.txt\tx\n",
+		"workload\t0\tlong\tworkload/stdout.txt\tworkload/stderr.txt\tx\n",
+		"workload\t0\t1\t\tworkload/stderr.txt\tx\n",
+		"workload\t0\t1\tworkload/stdout.txt\tworkload/stderr.txt\t\n",
+		"workload\t0\t9999999999\tw/o\tw/e\tx\n",
+		"workload\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct parsed p;
+		char text[512];
+
+		snprintf(text, sizeof(text), "%s%s", MANIFEST_HEAD, bad[i]);
+		parsed_text(&p, "h/manifest.txt", text);
+		assert_null(p.m->hosts->workload);
+		assert_true(has_note(p.cov.members, "manifest.bad-line"));
+		parsed_free(&p);
+	}
+}
+
+/* The workload's outputs belong to the host of the manifest beside them. */
+static void
+test_workload_dir_host(void **state)
+{
+	struct pd_model *m = pd_model_new();
+
+	(void)state;
+	assert_ptr_equal(pd_model_host_for_path(m, "case/db1/manifest.txt"),
+	    pd_model_host_for_path(m, "case/db1/workload/stdout.txt"));
+	pd_model_free(m);
+}
+
 int
 test_group_bundle(void)
 {
@@ -265,6 +353,9 @@ test_group_bundle(void)
 		cmocka_unit_test(test_nested_gz_links_and_hosts),
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_broken_input),
+		cmocka_unit_test(test_manifest_workload),
+		cmocka_unit_test(test_manifest_workload_bad),
+		cmocka_unit_test(test_workload_dir_host),
 	};
 	return cmocka_run_group_tests_name("bundle", tests, NULL, NULL);
 }
