@@ -5,7 +5,9 @@
 # snapshots, under dash and under busybox sh; then pathdoctor reads each
 # bundle.  The bundle must hold every part, the capture must show the
 # transfer, the kernel counters must move on the veth, and pathdoctor
-# must identify every member with no failure note.  Needs root, network
+# must identify every member with no failure note.  Then --during runs
+# the transfer itself between the snapshots, and a workload that outlives
+# --timeout is stopped while the bundle is still written.  Needs root, network
 # namespaces, iperf3 and tcpdump; skipped (not passed) otherwise.
 set -u
 . tests/lib.sh
@@ -24,7 +26,8 @@ if command -v shellcheck >/dev/null 2>&1; then
 else
 	echo "not ok collect shellcheck # SKIP shellcheck not installed"
 fi
-if sh "$script" --help | grep -q -- --capture-seconds; then
+if sh "$script" --help | grep -q -- --capture-seconds &&
+    sh "$script" --help | grep -q -- "--during 'COMMAND'"; then
 	echo "ok collect help"
 else
 	echo "not ok collect help"
@@ -153,4 +156,149 @@ PY
 		echo "not ok collect $sh_name $ifname: the check exited with" \
 		    "status $?"
 	done
+done
+
+# --during: the collector runs the transfer itself, between its counter
+# snapshots and during its capture; the command line has quotes, a tab
+# and a newline, which the manifest must keep in one record
+# read_bundle CASE OUT: pathdoctor's JSON report of the bundle OUT into
+# $tmp/report.json; false, after a "not ok" line, when there is none
+read_bundle() {
+	if [ ! -s "$2" ]; then
+		echo "not ok collect $1: no bundle"
+		sed 's/^/# /' "${2%.tgz}.log"
+		return 1
+	fi
+	"$bin" -f json "$2" >"$tmp/report.json" 2>"$tmp/err" </dev/null
+	ran "collect $1" $? "$tmp/err"
+}
+q="'"
+printf '%s\n%s' ": ${q}it${q}\\${q}${q}s \"quoted\"$(printf '\t')and tabbed${q}" \
+    'iperf3 -c 10.77.0.2 -t 2 -J -b 200M' >"$tmp/during-cmd"
+for shell in dash "busybox sh"; do
+	sh_name=${shell%% *}
+	command -v "$sh_name" >/dev/null 2>&1 || continue
+	ip netns exec "$b" iperf3 -s -1 >/dev/null 2>&1 &
+	server=$!
+	sleep 0.5
+	out=$tmp/during-$sh_name.tgz
+	# shellcheck disable=SC2086
+	ip netns exec "$a" $shell "$script" -o "$out" --capture v0 \
+	    --capture-seconds 10 --timeout 20 --during "$(cat "$tmp/during-cmd")" \
+	    >"$tmp/during-$sh_name.log" 2>&1
+	kill "$server" 2>/dev/null
+	wait "$server" 2>/dev/null
+	read_bundle "during $sh_name" "$out" || continue
+	python3 - "$sh_name" "$out" "$tmp/report.json" "$tmp/during-cmd" \
+	    <<'PY' ||
+import json, re, sys, tarfile
+name, bundle, report, cmdfile = sys.argv[1:5]
+command = open(cmdfile).read()
+t = tarfile.open(bundle)
+files = {m.name.split("/", 1)[1]: m for m in t.getmembers()
+         if m.isfile() and "/" in m.name}
+read = lambda f: t.extractfile(files[f]).read().decode()
+problems = []
+for part in ("workload/stdout.txt", "workload/stderr.txt",
+             "workload/command.txt"):
+    if part not in files:
+        problems.append("no " + part)
+if problems:
+    print("not ok collect during %s: %s" % (name, "; ".join(problems)))
+    sys.exit(0)
+if read("workload/command.txt") != command:
+    problems.append("workload/command.txt is not the command")
+lines = [l.split("\t") for l in read("manifest.txt").split("\n")
+         if l.startswith("workload\t")]
+if len(lines) != 1 or len(lines[0]) != 6:
+    problems.append("not one workload record of six fields: %r" % lines)
+else:
+    w = lines[0]
+    unesc = re.sub(r"\\(.)", lambda m: {"t": "\t", "n": "\n", "r": "\r",
+                   "\\": "\\"}.get(m.group(1), m.group(0)), w[5])
+    if w[1] != "0":
+        problems.append("exit status %s, not 0" % w[1])
+    if unesc != command:
+        problems.append("the manifest's command is %r" % w[5])
+    if w[3:5] != ["workload/stdout.txt", "workload/stderr.txt"]:
+        problems.append("members %r" % w[3:5])
+try:
+    sent = json.loads(read("workload/stdout.txt"))["end"]["sum_sent"]["bytes"]
+except (ValueError, KeyError) as e:
+    problems.append("workload/stdout.txt is not iperf3's JSON: %s" % e)
+    sent = 0
+# the snapshots bracket the transfer: the counters moved at least by
+# what iperf3 sent
+snaps = sorted((int(f.split("@")[1].split(".")[0]), f) for f in files
+               if f.startswith("netdev-stats/v0@"))
+def tx(f):
+    return int(re.search(r"^tx_bytes: (\d+)", read(f), re.M).group(1))
+if len(snaps) < 2:
+    problems.append("fewer than two netdev-stats snapshots")
+elif sent <= 10_000_000 or tx(snaps[-1][1]) - tx(snaps[0][1]) < sent:
+    problems.append("the counters moved %d bytes, iperf3 sent %d" %
+                    (tx(snaps[-1][1]) - tx(snaps[0][1]), sent))
+r = json.load(open(report))
+for m in r["members"]:
+    p = m["path"].split("/", 1)[-1]
+    if p.startswith("workload/") or p == "manifest.txt":
+        if m["status"] != "ok" or m.get("notes"):
+            problems.append("%s: %s %s" % (p, m["status"], m.get("notes")))
+if len(r["hosts"]) != 1:
+    problems.append("%d hosts, not one" % len(r["hosts"]))
+caps = [c for c in r["captures"] if c["interface"] == "v0"]
+if not caps or caps[0]["tcp_payload_bytes"] < 10_000_000:
+    problems.append("the capture does not show the transfer")
+if problems:
+    print("not ok collect during %s: %s" % (name, "; ".join(problems[:6])))
+else:
+    print("ok collect during %s: iperf3's output, exit 0 and the command "
+          "kept; counters moved by the %d bytes sent" % (name, sent))
+PY
+	echo "not ok collect during $sh_name: the check exited with status $?"
+
+	# a workload that outlives --timeout is stopped, all of it, and the
+	# bundle is still written
+	out=$tmp/stopped-$sh_name.tgz
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	ip netns exec "$a" $shell "$script" -o "$out" --timeout 3 \
+	    --during 'sleep 60; echo late' >"$tmp/stopped-$sh_name.log" 2>&1
+	took=$(($(date +%s) - t0))
+	left=$(ip netns pids "$a" 2>/dev/null | wc -l)
+	read_bundle "stopped $sh_name" "$out" || continue
+	python3 - "$sh_name" "$out" "$tmp/report.json" "$took" "$left" \
+	    <<'PY' ||
+import json, sys, tarfile
+name, bundle, report, took, left = sys.argv[1:6]
+t = tarfile.open(bundle)
+manifest = t.extractfile([m for m in t.getmembers()
+                          if m.name.endswith("/manifest.txt")][0])
+w = [l.split("\t") for l in manifest.read().decode().split("\n")
+     if l.startswith("workload\t")]
+problems = []
+if len(w) != 1 or w[0][1] != "stopped":
+    problems.append("the manifest does not say it was stopped: %r" % w)
+elif not 3 <= int(w[0][2]) <= 10:
+    problems.append("it ran %s s with --timeout 3" % w[0][2])
+if int(took) > 40:
+    problems.append("the collector took %s s" % took)
+if int(left) != 0:
+    problems.append("%s processes left running" % left)
+if not any(m.name.endswith("/workload/stdout.txt") for m in t.getmembers()):
+    problems.append("no workload/stdout.txt")
+r = json.load(open(report))
+notes = [n["id"] for m in r["members"] if m["path"].endswith("manifest.txt")
+         for n in m.get("notes", [])]
+if notes != ["manifest.workload-stopped"]:
+    problems.append("the manifest's notes are %r" % notes)
+if any(m["status"] == "failed" for m in r["members"]):
+    problems.append("a member failed")
+if problems:
+    print("not ok collect stopped %s: %s" % (name, "; ".join(problems)))
+else:
+    print("ok collect stopped %s: the workload was stopped after %s s, "
+          "the bundle written" % (name, w[0][2]))
+PY
+	echo "not ok collect stopped $sh_name: the check exited with status $?"
 done
