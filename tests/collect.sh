@@ -7,8 +7,10 @@
 # transfer, the kernel counters must move on the veth, and pathdoctor
 # must identify every member with no failure note.  Then --during runs
 # the transfer itself between the snapshots, and a workload that outlives
-# --timeout is stopped while the bundle is still written.  Needs root, network
-# namespaces, iperf3 and tcpdump; skipped (not passed) otherwise.
+# --timeout is stopped (by timeout(1), and by the collector's watchdog
+# where timeout is not GNU's) while the bundle is still written.  Needs
+# root, network namespaces, iperf3 and tcpdump; skipped (not passed)
+# otherwise.
 set -u
 . tests/lib.sh
 bin=$1
@@ -172,8 +174,18 @@ read_bundle() {
 	"$bin" -f json "$2" >"$tmp/report.json" 2>"$tmp/err" </dev/null
 	ran "collect $1" $? "$tmp/err"
 }
-q="'"
-printf '%s\n%s' ": ${q}it${q}\\${q}${q}s \"quoted\"$(printf '\t')and tabbed${q}" \
+# a timeout(1) that is not GNU's, so that the collector uses its watchdog
+mkdir "$tmp/shim"
+real_timeout=$(command -v timeout)
+{
+	echo '#!/bin/sh'
+	# shellcheck disable=SC2016
+	echo '[ "$1" = --version ] && exit 1'
+	echo "exec $real_timeout \"\$@\""
+} >"$tmp/shim/timeout"
+chmod +x "$tmp/shim/timeout"
+q="'" tab=$(printf '\t')
+printf '%s\n%s' ": ${q}it${q}\\${q}${q}s \"quoted\"${tab}and tabbed${q}" \
     'iperf3 -c 10.77.0.2 -t 2 -J -b 200M' >"$tmp/during-cmd"
 for shell in dash "busybox sh"; do
 	sh_name=${shell%% *}
@@ -184,7 +196,8 @@ for shell in dash "busybox sh"; do
 	out=$tmp/during-$sh_name.tgz
 	# shellcheck disable=SC2086
 	ip netns exec "$a" $shell "$script" -o "$out" --capture v0 \
-	    --capture-seconds 10 --timeout 20 --during "$(cat "$tmp/during-cmd")" \
+	    --capture-seconds 10 --timeout 20 \
+	    --during "$(cat "$tmp/during-cmd")" \
 	    >"$tmp/during-$sh_name.log" 2>&1
 	kill "$server" 2>/dev/null
 	wait "$server" 2>/dev/null
@@ -258,17 +271,22 @@ PY
 	echo "not ok collect during $sh_name: the check exited with status $?"
 
 	# a workload that outlives --timeout is stopped, all of it, and the
-	# bundle is still written
-	out=$tmp/stopped-$sh_name.tgz
-	t0=$(date +%s)
-	# shellcheck disable=SC2086
-	ip netns exec "$a" $shell "$script" -o "$out" --timeout 3 \
-	    --during 'sleep 60; echo late' >"$tmp/stopped-$sh_name.log" 2>&1
-	took=$(($(date +%s) - t0))
-	left=$(ip netns pids "$a" 2>/dev/null | wc -l)
-	read_bundle "stopped $sh_name" "$out" || continue
-	python3 - "$sh_name" "$out" "$tmp/report.json" "$took" "$left" \
-	    <<'PY' ||
+	# bundle is still written: by GNU timeout, and by the watchdog the
+	# collector uses without it (a timeout that is not GNU's)
+	for how in timeout watchdog; do
+		out=$tmp/stopped-$sh_name-$how.tgz
+		t0=$(date +%s)
+		path=$PATH
+		[ $how = timeout ] || path=$tmp/shim:$PATH
+		# shellcheck disable=SC2086
+		PATH=$path ip netns exec "$a" $shell "$script" -o "$out" \
+		    --timeout 3 --during 'sleep 60; echo late' \
+		    >"$tmp/stopped-$sh_name-$how.log" 2>&1
+		took=$(($(date +%s) - t0))
+		left=$(ip netns pids "$a" 2>/dev/null | wc -l)
+		read_bundle "stopped $sh_name $how" "$out" || continue
+		python3 - "$sh_name $how" "$out" "$tmp/report.json" "$took" \
+		    "$left" <<'PY' ||
 import json, sys, tarfile
 name, bundle, report, took, left = sys.argv[1:6]
 t = tarfile.open(bundle)
@@ -300,5 +318,7 @@ else:
     print("ok collect stopped %s: the workload was stopped after %s s, "
           "the bundle written" % (name, w[0][2]))
 PY
-	echo "not ok collect stopped $sh_name: the check exited with status $?"
+		echo "not ok collect stopped $sh_name $how: the check exited" \
+		    "with status $?"
+	done
 done
