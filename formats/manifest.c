@@ -110,7 +110,7 @@ static bool
 workload(struct pd_host *h, struct pd_diag *d, const char *f[FIELDS])
 {
 	struct pd_arena *a = d->arena;
-	struct pd_workload *w;
+	struct pd_workload_run *w;
 	bool stopped = strcmp(f[1], "stopped") == 0;
 	long rc = stopped ? -1 : small_number(f[1]);
 	long secs = small_number(f[2]);
@@ -125,10 +125,10 @@ workload(struct pd_host *h, struct pd_diag *d, const char *f[FIELDS])
 	w->stdout_path = f[3];
 	w->stderr_path = f[4];
 	w->command = unescape(a, f[5]);
-	if (h->workload)
+	if (h->workload_run)
 		pd_diag_note(d, PD_WARN, "manifest.workload-repeated", 0,
 		    "more than one workload line; the last is used");
-	h->workload = w;
+	h->workload_run = w;
 	if (stopped)
 		pd_diag_note(d, PD_WARN, "manifest.workload-stopped", 0,
 		    "the workload '%s' was stopped after %ld s (--timeout): "

@@ -375,9 +375,9 @@ struct pd_collect_gap {
 	const char *format, *path, *reason;
 };
 
-/* The user's benchmark the collector ran with the snapshots
+/* The run of the user's benchmark the collector made with the snapshots
  * (pathdoctor-collect --during), from its manifest line. */
-struct pd_workload {
+struct pd_workload_run {
 	const char *command;		/* as given, escapes undone */
 	const char *stdout_path;	/* members, relative to the manifest's */
 	const char *stderr_path;	/* directory: "workload/stdout.txt" */
@@ -454,7 +454,7 @@ struct pd_host {
 	const char *collector;		/* manifest: "pathdoctor-collect 0.1.0" */
 	struct pd_collect_gap *gaps;
 	unsigned n_gaps;		/* derived: gaps listed */
-	const struct pd_workload *workload;	/* manifest; NULL: none */
+	const struct pd_workload_run *workload_run;	/* manifest */
 	const char **cpu_type_of;	/* [PD_MAX_CPUS]: type of each CPU */
 	struct pd_model_note *notes;	/* derived, in order */
 };

@@ -266,13 +266,13 @@ static void
 test_manifest_workload(void **state)
 {
 	struct parsed p;
-	const struct pd_workload *w;
+	const struct pd_workload_run *w;
 
 	(void)state;
 	parsed_text(&p, "h/manifest.txt", MANIFEST_HEAD
 	    "workload\t0\t31\tworkload/stdout.txt\tworkload/stderr.txt\t"
 	    "fio --name='a b'\\tx\\ny \\\\ \\q\n");
-	w = p.m->hosts->workload;
+	w = p.m->hosts->workload_run;
 	assert_non_null(w);
 	assert_int_equal(w->exit, 0);
 	assert_false(w->stopped);
@@ -287,7 +287,7 @@ test_manifest_workload(void **state)
 	parsed_text(&p, "h/manifest.txt", MANIFEST_HEAD
 	    "workload\tstopped\t5\tworkload/stdout.txt\tworkload/stderr.txt\t"
 	    "sleep 60\n");
-	w = p.m->hosts->workload;
+	w = p.m->hosts->workload_run;
 	assert_non_null(w);
 	assert_true(w->stopped);
 	assert_int_equal(w->exit, -1);
@@ -298,7 +298,7 @@ test_manifest_workload(void **state)
 	parsed_text(&p, "h/manifest.txt", MANIFEST_HEAD
 	    "workload\t3\t1\tworkload/stdout.txt\tworkload/stderr.txt\tfalse\n"
 	    "workload\t0\t1\tworkload/stdout.txt\tworkload/stderr.txt\ttrue\n");
-	w = p.m->hosts->workload;
+	w = p.m->hosts->workload_run;
 	assert_string_equal(w->command, "true");	/* the last is used */
 	assert_true(has_note(p.cov.members, "manifest.workload-failed"));
 	assert_true(has_note(p.cov.members, "manifest.workload-repeated"));
@@ -327,7 +327,7 @@ test_manifest_workload_bad(void **state)
 
 		snprintf(text, sizeof(text), "%s%s", MANIFEST_HEAD, bad[i]);
 		parsed_text(&p, "h/manifest.txt", text);
-		assert_null(p.m->hosts->workload);
+		assert_null(p.m->hosts->workload_run);
 		assert_true(has_note(p.cov.members, "manifest.bad-line"));
 		parsed_free(&p);
 	}
