@@ -246,3 +246,13 @@ parsed_analysed(struct parsed *p, const char *path)
 	parsed_read(p, path);
 	parsed_analyse(p);
 }
+
+/* True when the member carries a note with this id. */
+bool
+has_note(const struct pd_member_result *r, const char *id)
+{
+	for (const struct pd_note *n = r->diag.notes; n; n = n->next)
+		if (strcmp(n->id, id) == 0)
+			return true;
+	return false;
+}

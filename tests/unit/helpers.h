@@ -58,6 +58,7 @@ void parsed_free(struct parsed *p);
 /* First finding of a rule whose subject contains subj (NULL: any). */
 const struct pd_finding *find_finding(const struct parsed *p,
     const char *rule, const char *subj);
+bool has_note(const struct pd_member_result *r, const char *id);
 size_t count_findings(const struct parsed *p, const char *rule);
 const struct pd_member_result *member_result(const struct parsed *p,
     const char *path_suffix);
@@ -93,5 +94,6 @@ int test_group_input(void);
 int test_group_nic(void);
 int test_group_capture(void);
 int test_group_profile(void);
+int test_group_workload(void);
 
 #endif

@@ -472,17 +472,8 @@ test_idle_pf_gain_near_the_limit(void **state)
 	}
 }
 
-/* ethtool -g and -l (tests/data, origins in tests/data/SOURCES.md). */
-static bool
-has_note(const struct pd_member_result *r, const char *id)
-{
-	for (const struct pd_note *n = r->diag.notes; n; n = n->next)
-		if (strcmp(n->id, id) == 0)
-			return true;
-	return false;
-}
-
-/* One sample read alone: its interface, and the note it should carry
+/* ethtool -g and -l (tests/data, origins in tests/data/SOURCES.md).
+ * One sample read alone: its interface, and the note it should carry
  * (none: status ok). */
 static const struct pd_netdev *
 read_sample(struct parsed *p, const char *dir, const char *file,
