@@ -15,6 +15,7 @@ extern const struct pd_format pd_format_ethtool_pause;
 extern const struct pd_format pd_format_ethtool_rings;
 extern const struct pd_format pd_format_ethtool_settings;
 extern const struct pd_format pd_format_ethtool_stats;
+extern const struct pd_format pd_format_fio;
 extern const struct pd_format pd_format_fio_json;
 extern const struct pd_format pd_format_ip_link;
 extern const struct pd_format pd_format_kallsyms;
@@ -58,6 +59,7 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_kallsyms,
 	&pd_format_netdev_stats,
 	&pd_format_fio_json,
+	&pd_format_fio,
 	&pd_format_manifest,
 	&pd_format_unknown,
 	NULL,

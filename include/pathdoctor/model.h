@@ -596,7 +596,9 @@ struct pd_capture *pd_host_capture(struct pd_host *h, struct pd_arena *a,
 /* A new workload output in the host's list (kept sorted by member). */
 struct pd_workload *pd_host_workload(struct pd_host *h, struct pd_arena *a,
     const char *member, const char *tool);
-/* A new job at the end of w's jobs, every number unknown (-1). */
+/* A job on its own (a total an output prints), every number unknown
+ * (-1); pd_workload_job puts a new one at the end of w's jobs. */
+struct pd_wl_job *pd_wl_job_new(struct pd_arena *a, const char *name);
 struct pd_wl_job *pd_workload_job(struct pd_workload *w, struct pd_arena *a,
     const char *name);
 /* w's total from its jobs (see struct pd_workload). */

@@ -26,8 +26,8 @@ side_unknown(struct pd_wl_side *s)
 	s->lat_mean_us = s->lat_p50_us = s->lat_p99_us = s->lat_p999_us = -1;
 }
 
-static struct pd_wl_job *
-job_new(struct pd_arena *a, const char *name)
+struct pd_wl_job *
+pd_wl_job_new(struct pd_arena *a, const char *name)
 {
 	struct pd_wl_job *j = pd_arena_alloc(a, sizeof(*j));
 
@@ -46,7 +46,7 @@ job_new(struct pd_arena *a, const char *name)
 struct pd_wl_job *
 pd_workload_job(struct pd_workload *w, struct pd_arena *a, const char *name)
 {
-	struct pd_wl_job *j = job_new(a, name), **pp = &w->jobs;
+	struct pd_wl_job *j = pd_wl_job_new(a, name), **pp = &w->jobs;
 
 	while (*pp)
 		pp = &(*pp)->next;
@@ -84,7 +84,7 @@ pd_workload_sum(struct pd_workload *w, struct pd_arena *a)
 
 	if (!w->jobs)
 		return;
-	t = job_new(a, "total");
+	t = pd_wl_job_new(a, "total");
 	if (w->n_jobs == 1) {
 		/* One job is its own total, latencies included. */
 		*t = *w->jobs;

@@ -1,4 +1,4 @@
-/* Workload readers: fio JSON (samples in tests/data-workload, origins in
+/* Workload readers: fio JSON and text (samples in tests/data-workload, origins in
  * tests/data/SOURCES.md), and the bounds and quirks samples lack. */
 #include <string.h>
 #include "helpers.h"
@@ -165,6 +165,161 @@ test_fio_json_bad_and_too_large(void **state)
 	free(big);
 }
 
+static void
+test_fio_text_samples(void **state)
+{
+	static const struct {
+		const char *file, *version, *rw, *bs, *ioengine;
+		int iodepth, line;
+		bool rd;
+		int64_t bytes;
+		double bps, iops, mean, p50, p99, p999, seconds;
+	} w[] = {
+		/* fio 3.1: read: line, clat in usec, "issued rwt:" */
+		{ "fio-3.1-read-libaio.txt", "fio-3.1", "read", "4096B",
+		    "libaio", 4, 6, true, 3598LL << 20, 11.0 * 1048576, 3070,
+		    1295.46, 1303, 3392, 6915, 300.002 },
+		/* fio 3.25: write: with "; 0 zone resets", clat in nsec, then
+		 * fsync percentiles that are not the completion latency */
+		{ "fio-3.25-write-fdatasync.txt", "fio-3.25", "write", "4096B",
+		    "sync", 1, 5, false, 22LL << 20, 18.8 * 1048576, 4801,
+		    13.46214, 12.608, 23.168, 38.656, 1.173 },
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(w); i++) {
+		char path[128];
+		const struct pd_workload *wl;
+		const struct pd_wl_job *j;
+		const struct pd_wl_side *s, *other;
+
+		snprintf(path, sizeof(path), "tests/data-workload/fio/%s",
+		    w[i].file);
+		parsed_read(&p, path);
+		wl = only_workload(&p, "fio");
+		assert_string_equal(wl->version, w[i].version);
+		assert_int_equal(wl->n_jobs, 1);
+		assert_int_equal(wl->n_errors, 0);
+		j = wl->jobs;
+		assert_string_equal(j->rw, w[i].rw);
+		assert_string_equal(j->bs, w[i].bs);
+		assert_string_equal(j->ioengine, w[i].ioengine);
+		assert_int_equal(j->iodepth, w[i].iodepth);
+		assert_int_equal(j->numjobs, 1);
+		assert_int_equal(j->ev.line, w[i].line);
+		s = w[i].rd ? &j->rd : &j->wr;
+		other = w[i].rd ? &j->wr : &j->rd;
+		assert_int_equal(s->bytes, w[i].bytes);
+		assert_float_equal(s->bytes_per_s, w[i].bps, 1);
+		assert_float_equal(s->iops, w[i].iops, 1e-9);
+		assert_float_equal(s->lat_mean_us, w[i].mean, 1e-9);
+		assert_float_equal(s->lat_p50_us, w[i].p50, 1e-9);
+		assert_float_equal(s->lat_p99_us, w[i].p99, 1e-9);
+		assert_float_equal(s->lat_p999_us, w[i].p999, 1e-9);
+		assert_float_equal(j->seconds, w[i].seconds, 1e-9);
+		/* fio leaves out a direction that moved nothing */
+		assert_int_equal(other->bytes, 0);
+		assert_float_equal(other->lat_mean_us, -1, 0);
+		/* the Run status line is the total */
+		assert_non_null(wl->total);
+		assert_int_equal(wl->total->ev.line, w[i].rd ? 29 : 34);
+		assert_float_equal((w[i].rd ? &wl->total->rd :
+		    &wl->total->wr)->bytes_per_s, w[i].bps, 1);
+		assert_float_equal(wl->total->seconds, w[i].seconds, 1e-9);
+		parsed_free(&p);
+	}
+}
+
+/* fio 2 (modelled on fio 2.0.15's layout: "read : io=..., bw=...KB/s,
+ * iops=170 , runt=..."; KB is KiB, "aggrb="), two groups, a failed job
+ * with fio's error line. */
+static const char fio2[] =
+    "a: (g=0): rw=randrw, bs=4K-4K/64K-64K/4K-4K, ioengine=libaio, "
+    "iodepth=64\n"
+    "b: (g=1): rw=write, bs=4K-4K/64K-64K/4K-4K, ioengine=libaio, "
+    "iodepth=8\n"
+    "fio-2.0.15\n"
+    "Starting 2 processes\n"
+    "fio: pid=7, err=5/file:io_u.c:1747, func=io_u error, "
+    "error=Input/output error\n"
+    "a: (groupid=0, jobs=1): err= 0: pid=6: Thu May  9 16:33:14 2013\n"
+    "  read : io=1024KB, bw=512KB/s, iops=128 , runt=  2000msec\n"
+    "    clat (usec): min=22 , max=1805.8K, avg=250.50, stdev=2.1\n"
+    "    clat percentiles (msec):\n"
+    "     |  1.00th=[    1],  5.00th=[    1], 10.00th=[    2],\n"
+    "     | 50.00th=[    3], 99.00th=[   12], 99.50th=[   13],\n"
+    "     | 99.90th=[   20]\n"
+    "  write: io=2048KB, bw=1024KB/s, iops=16 , runt=  2000msec\n"
+    "b: (groupid=1, jobs=1): err= 5 (file:io_u.c:1747, func=io_u error, "
+    "error=Input/output error): pid=7: Thu May  9 16:33:14 2013\n"
+    "  write: io=64KB, bw=64KB/s, iops=1 , runt=  1000msec\n"
+    "Run status group 0 (all jobs):\n"
+    "   READ: io=1024KB, aggrb=512KB/s, minb=512KB/s, maxb=512KB/s, "
+    "mint=2000msec, maxt=2000msec\n"
+    "  WRITE: io=2048KB, aggrb=1024KB/s, minb=1024KB/s, maxb=1024KB/s, "
+    "mint=2000msec, maxt=2000msec\n"
+    "Run status group 1 (all jobs):\n"
+    "  WRITE: io=64KB, aggrb=64KB/s, minb=64KB/s, maxb=64KB/s, "
+    "mint=1000msec, maxt=1000msec\n";
+
+static void
+test_fio_text_v2_groups_errors(void **state)
+{
+	struct parsed p;
+	const struct pd_workload *w;
+	const struct pd_wl_job *a, *b, *t;
+
+	(void)state;
+	parsed_text(&p, "fio.txt", fio2);
+	w = only_workload(&p, "fio");
+	assert_int_equal(w->n_jobs, 2);
+	a = w->jobs;
+	b = a->next;
+	assert_string_equal(a->bs, "4K");	/* the read size of randrw */
+	assert_string_equal(b->bs, "64K");	/* write-only: the write size */
+	assert_int_equal(a->iodepth, 64);
+	assert_int_equal(a->rd.bytes, 1024 * 1024);
+	assert_float_equal(a->rd.bytes_per_s, 512 * 1024, 0);
+	assert_float_equal(a->rd.iops, 128, 0);
+	assert_float_equal(a->rd.lat_mean_us, 250.5, 1e-9);
+	assert_float_equal(a->rd.lat_p50_us, 3000, 1e-9);	/* msec */
+	assert_float_equal(a->rd.lat_p99_us, 12000, 1e-9);
+	assert_float_equal(a->rd.lat_p999_us, 20000, 1e-9);
+	assert_float_equal(a->wr.bytes_per_s, 1024 * 1024, 0);
+	assert_float_equal(a->wr.lat_mean_us, -1, 0);
+	assert_float_equal(a->seconds, 2, 1e-9);
+	assert_int_equal(b->groupid, 1);
+	/* fio's error line, then the job that failed */
+	assert_int_equal(w->n_errors, 2);
+	assert_int_equal(w->first_error.line, 5);
+	t = w->total;
+	assert_int_equal(t->wr.bytes, (2048 + 64) * 1024);
+	assert_float_equal(t->wr.bytes_per_s, (1024 + 64) * 1024, 0);
+	assert_float_equal(t->rd.bytes_per_s, 512 * 1024, 0);
+	assert_float_equal(t->seconds, 2, 1e-9);
+	parsed_free(&p);
+}
+
+/* fio's JSON with its normal output around it is fio-json's; the
+ * normal output alone without results is noted. */
+static void
+test_fio_text_vs_json(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_text(&p, "fio.txt", two_jobs);
+	assert_string_equal(p.cov.members->format, "fio-json");
+	parsed_free(&p);
+	parsed_text(&p, "fio.txt", "a: (g=0): rw=read, bs=(R) 1M-1M, "
+	    "ioengine=libaio, iodepth=8\nfio-3.36\nStarting 1 process\n");
+	assert_string_equal(p.cov.members->format, "fio");
+	assert_true(has_note(p.cov.members, "fio.no-results"));
+	assert_null(p.m->hosts->workloads->jobs);
+	parsed_free(&p);
+}
+
 int
 test_group_workload(void)
 {
@@ -172,6 +327,9 @@ test_group_workload(void)
 		cmocka_unit_test(test_fio_json_gvisor),
 		cmocka_unit_test(test_fio_json_jobs_and_total),
 		cmocka_unit_test(test_fio_json_bad_and_too_large),
+		cmocka_unit_test(test_fio_text_samples),
+		cmocka_unit_test(test_fio_text_v2_groups_errors),
+		cmocka_unit_test(test_fio_text_vs_json),
 	};
 	return cmocka_run_group_tests_name("workload", tests, NULL, NULL);
 }
