@@ -183,3 +183,22 @@ pd_split_last_colon(const char *line, const char **key, size_t *klen,
 	*val = pd_skip_space(c + 1);
 	return true;
 }
+
+long
+pd_text_json_start(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+
+		while (j < n && (p[j] == ' ' || p[j] == '\t'))
+			j++;
+		if (j < n && p[j] == '{')
+			return (long)j;
+		while (i < n && p[i] != '\n')
+			i++;
+		i++;
+	}
+	return -1;
+}

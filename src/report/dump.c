@@ -301,13 +301,17 @@ dump_wl_job(FILE *out, const struct pd_wl_job *j)
 
 	fprintf(out, "    job %s: group %d%s, %.3f s\n", j->name, j->groupid,
 	    j->group_reporting ? " (group reporting)" : "", j->seconds);
-	fprintf(out, "      options: rw %s, bs %s, iodepth %d, numjobs %d, "
-	    "ioengine %s, filename %s (%d devices)\n", j->rw ? j->rw : "-",
-	    j->bs ? j->bs : "-", j->iodepth, j->numjobs,
-	    j->ioengine ? j->ioengine : "-", j->filename ? j->filename : "-",
-	    j->n_devices);
-	dump_wl_side(out, "read", &j->rd);
-	dump_wl_side(out, "write", &j->wr);
+	/* a network test has no storage side, a storage job no net */
+	if (j->rw || j->bs || j->ioengine || j->filename || j->iodepth >= 0)
+		fprintf(out, "      options: rw %s, bs %s, iodepth %d, "
+		    "numjobs %d, ioengine %s, filename %s (%d devices)\n",
+		    j->rw ? j->rw : "-", j->bs ? j->bs : "-", j->iodepth,
+		    j->numjobs, j->ioengine ? j->ioengine : "-",
+		    j->filename ? j->filename : "-", j->n_devices);
+	if (j->rd.bytes >= 0 || j->wr.bytes >= 0) {
+		dump_wl_side(out, "read", &j->rd);
+		dump_wl_side(out, "write", &j->wr);
+	}
 	if (n->streams >= 0 || n->sent_bytes >= 0 || n->recv_bytes >= 0)
 		fprintf(out, "      net: sent %lld (%.0f B/s), received %lld "
 		    "(%.0f B/s), retransmits %lld, streams %d, role %s, "

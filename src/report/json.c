@@ -454,6 +454,30 @@ wl_side(const struct pd_wl_side *s)
 	return o;
 }
 
+/* iperf3's sides; null for a storage job */
+static json_t *
+wl_net(const struct pd_wl_net *n)
+{
+	json_t *o;
+
+	if (!n->role && n->streams < 0 && n->sent_bytes < 0 &&
+	    n->recv_bytes < 0)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "role", str_or_null(n->role));
+	json_object_set_new(o, "reverse", n->reverse == PD_UNKNOWN ?
+	    json_null() : json_boolean(n->reverse == PD_YES));
+	json_object_set_new(o, "streams", int_or_null(n->streams));
+	json_object_set_new(o, "sent_bytes", int_or_null(n->sent_bytes));
+	json_object_set_new(o, "sent_bytes_per_s",
+	    num_or_null(n->sent_bytes_per_s));
+	json_object_set_new(o, "received_bytes", int_or_null(n->recv_bytes));
+	json_object_set_new(o, "received_bytes_per_s",
+	    num_or_null(n->recv_bytes_per_s));
+	json_object_set_new(o, "retransmits", int_or_null(n->retransmits));
+	return o;
+}
+
 static json_t *
 wl_job(const struct pd_wl_job *j)
 {
@@ -474,12 +498,13 @@ wl_job(const struct pd_wl_job *j)
 	json_object_set_new(op, "filename", str_or_null(j->filename));
 	json_object_set_new(op, "devices", int_or_null(j->n_devices));
 	json_object_set_new(o, "options", op);
+	json_object_set_new(o, "net", wl_net(&j->net));
 	json_object_set_new(o, "evidence", j->ev.member ? evidence(&j->ev) :
 	    json_null());
 	return o;
 }
 
-/* One workload output; the "net" sides come with the iperf3 readers. */
+/* One workload output. */
 static json_t *
 workload(const struct pd_host *h, const struct pd_workload *w)
 {

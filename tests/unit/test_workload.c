@@ -1,4 +1,4 @@
-/* Workload readers: fio JSON and text (samples in tests/data-workload, origins in
+/* Workload readers: fio JSON and text, iperf3 JSON (samples in tests/data-workload, origins in
  * tests/data/SOURCES.md), and the bounds and quirks samples lack. */
 #include <string.h>
 #include "helpers.h"
@@ -320,6 +320,97 @@ test_fio_text_vs_json(void **state)
 	parsed_free(&p);
 }
 
+static void
+test_iperf3_json_client(void **state)
+{
+	struct parsed p;
+	const struct pd_workload *w;
+	const struct pd_wl_net *n;
+
+	(void)state;
+	parsed_read(&p, "tests/data-workload/iperf3-json/"
+	    "iperf-3.9-client-tcp-10s.json");
+	w = only_workload(&p, "iperf3-json");
+	assert_string_equal(w->tool, "iperf3");
+	assert_string_equal(w->version, "iperf 3.9");
+	assert_int_equal(w->n_jobs, 1);
+	assert_int_equal(w->n_errors, 0);
+	assert_string_equal(w->jobs->name, "client to 168.1.194.92 TCP");
+	n = &w->jobs->net;
+	assert_string_equal(n->role, "client");
+	assert_int_equal(n->reverse, PD_NO);
+	assert_int_equal(n->streams, 1);
+	assert_int_equal(n->sent_bytes, 2271477760LL);
+	assert_float_equal(n->sent_bytes_per_s, 1817182208.0 / 8, 1e-6);
+	assert_int_equal(n->retransmits, 810);
+	assert_int_equal(n->recv_bytes, 2271145728LL);
+	assert_float_equal(n->recv_bytes_per_s, 1818600060.4759827 / 8, 1e-3);
+	assert_float_equal(w->jobs->seconds, 10, 1e-9);
+	assert_int_equal(w->jobs->ev.line, 385);
+	assert_int_equal(w->jobs->rd.bytes, -1);	/* no storage side */
+	assert_non_null(w->total);
+	assert_float_equal(w->total->net.recv_bytes_per_s,
+	    n->recv_bytes_per_s, 0);
+	parsed_free(&p);
+}
+
+/* A server's end of a reverse test (the layout of iperf3's server
+ * output: "accepted_connection", no retransmits on the receiving side
+ * unless it sent), then a client that could not connect. */
+static void
+test_iperf3_json_server_and_error(void **state)
+{
+	static const char server[] =
+	    "{\n\t\"start\":\t{\n"
+	    "\t\t\"version\":\t\"iperf 3.16\",\n"
+	    "\t\t\"accepted_connection\":\t{ \"host\": \"10.0.0.2\", "
+	    "\"port\": 40000 },\n"
+	    "\t\t\"test_start\":\t{ \"protocol\": \"TCP\", "
+	    "\"num_streams\": 4, \"duration\": 30, \"reverse\": 1 }\n"
+	    "\t},\n\t\"intervals\":\t[],\n"
+	    "\t\"end\":\t{ \"streams\": [{}, {}, {}, {}],\n"
+	    "\t\t\"sum_sent\":\t{ \"seconds\": 30.0, \"bytes\": 8000000000, "
+	    "\"bits_per_second\": 2133333333.3, \"retransmits\": 12 },\n"
+	    "\t\t\"sum_received\":\t{ \"seconds\": 30.04, "
+	    "\"bytes\": 7990000000, \"bits_per_second\": 2127829560.6 }\n"
+	    "\t}\n}\n";
+	static const char failed[] =
+	    "{\n\t\"start\":\t{\n\t\t\"connected\":\t[],\n"
+	    "\t\t\"version\":\t\"iperf 3.9\",\n"
+	    "\t\t\"connecting_to\":\t{ \"host\": \"10.0.0.1\", "
+	    "\"port\": 5201 }\n\t},\n\t\"intervals\":\t[],\n"
+	    "\t\"end\":\t{},\n"
+	    "\t\"error\":\t\"unable to connect to server: Connection "
+	    "refused\"\n}\n";
+	struct parsed p;
+	const struct pd_workload *w;
+
+	(void)state;
+	parsed_text(&p, "iperf3-server.json", server);
+	w = only_workload(&p, "iperf3-json");
+	assert_string_equal(w->jobs->net.role, "server");
+	assert_int_equal(w->jobs->net.reverse, PD_YES);
+	assert_int_equal(w->jobs->net.streams, 4);
+	assert_float_equal(w->jobs->net.sent_bytes_per_s,
+	    2133333333.3 / 8, 1e-3);
+	assert_int_equal(w->jobs->net.retransmits, 12);
+	assert_float_equal(w->jobs->seconds, 30.04, 1e-9);
+	assert_int_equal(w->jobs->ev.line, 10);
+	parsed_free(&p);
+	parsed_text(&p, "iperf3.json", failed);
+	w = only_workload(&p, "iperf3-json");
+	assert_int_equal(w->n_errors, 1);
+	assert_int_equal(w->first_error.line, 9);
+	assert_int_equal(w->jobs->net.sent_bytes, -1);
+	assert_int_equal(w->jobs->net.streams, -1);
+	parsed_free(&p);
+	parsed_text(&p, "iperf3.json", "{\n\t\"start\":\t{ \"version\": "
+	    "\"iperf 3.9\",\n");
+	assert_string_equal(p.cov.members->format, "iperf3-json");
+	assert_true(has_note(p.cov.members, "iperf3-json.bad"));
+	parsed_free(&p);
+}
+
 int
 test_group_workload(void)
 {
@@ -330,6 +421,8 @@ test_group_workload(void)
 		cmocka_unit_test(test_fio_text_samples),
 		cmocka_unit_test(test_fio_text_v2_groups_errors),
 		cmocka_unit_test(test_fio_text_vs_json),
+		cmocka_unit_test(test_iperf3_json_client),
+		cmocka_unit_test(test_iperf3_json_server_and_error),
 	};
 	return cmocka_run_group_tests_name("workload", tests, NULL, NULL);
 }
