@@ -64,18 +64,13 @@ tagged(const char *s, const char *tag)
 static int
 bid_fio(const struct pd_member *m)
 {
-	const char *p = (const char *)m->head, *end = p + m->head_len;
+	const unsigned char *p = m->head, *end = p + m->head_len;
 	char line[512];
 	int bid = 0, extra = 0;
 
 	if (!pd_text_plausible(m->head, m->head_len))
 		return 0;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((nl ? nl : end) - p);
-
-		snprintf(line, sizeof(line), "%.*s", (int)n, p);
-		p += n + 1;
+	while (pd_text_next_line(&p, end, line, sizeof(line))) {
 		if (line[0] == '{')
 			return 0;	/* fio's JSON: fio-json's */
 		if (tagged(line, GROUP_TAG) && strstr(line, ", jobs=") &&

@@ -17,6 +17,7 @@ extern const struct pd_format pd_format_ethtool_settings;
 extern const struct pd_format pd_format_ethtool_stats;
 extern const struct pd_format pd_format_fio;
 extern const struct pd_format pd_format_fio_json;
+extern const struct pd_format pd_format_iperf3;
 extern const struct pd_format pd_format_iperf3_json;
 extern const struct pd_format pd_format_ip_link;
 extern const struct pd_format pd_format_kallsyms;
@@ -62,6 +63,7 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_fio_json,
 	&pd_format_fio,
 	&pd_format_iperf3_json,
+	&pd_format_iperf3,
 	&pd_format_manifest,
 	&pd_format_unknown,
 	NULL,

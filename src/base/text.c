@@ -1,6 +1,7 @@
 /* Small text helpers shared by the line-oriented readers. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pathdoctor/text.h"
@@ -201,4 +202,21 @@ pd_text_json_start(const unsigned char *p, size_t n)
 		i++;
 	}
 	return -1;
+}
+
+bool
+pd_text_next_line(const unsigned char **p, const unsigned char *end,
+    char *out, size_t cap)
+{
+	const unsigned char *nl;
+	size_t n;
+
+	if (*p >= end)
+		return false;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	n = (size_t)((nl ? nl : end) - *p);
+	snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1),
+	    (const char *)*p);
+	*p += n + 1;
+	return true;
 }

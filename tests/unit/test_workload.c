@@ -1,4 +1,4 @@
-/* Workload readers: fio JSON and text, iperf3 JSON (samples in tests/data-workload, origins in
+/* Workload readers: fio and iperf3, JSON and text (samples in tests/data-workload, origins in
  * tests/data/SOURCES.md), and the bounds and quirks samples lack. */
 #include <string.h>
 #include "helpers.h"
@@ -411,6 +411,96 @@ test_iperf3_json_server_and_error(void **state)
 	parsed_free(&p);
 }
 
+static void
+test_iperf3_text_samples(void **state)
+{
+	static const struct {
+		const char *file;
+		int64_t sent, recv, retr;
+		double sent_bps, recv_bps, seconds;
+		int line;
+	} w[] = {
+		/* iperf 3.5: interval lines, then the report */
+		{ "client-3.5-tcp.txt", 106LL << 20, 106LL << 20, 0,
+		    88.1e6 / 8, 87.6e6 / 8, 10.12, 14 },
+		/* iperf 3.0: "Bandwidth", and "0.00-10.00sec" unspaced */
+		{ "client-3.0-bandwidth.txt", (int64_t)(9.45 * 1073741824.0),
+		    (int64_t)(9.43 * 1073741824.0), 0, 8114e6 / 8, 8103e6 / 8,
+		    10.0, 3 },
+	};
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(w); i++) {
+		char path[128];
+		const struct pd_workload *wl;
+		const struct pd_wl_net *n;
+
+		snprintf(path, sizeof(path), "tests/data-workload/iperf3/%s",
+		    w[i].file);
+		parsed_read(&p, path);
+		wl = only_workload(&p, "iperf3");
+		assert_int_equal(wl->n_jobs, 1);
+		n = &wl->jobs->net;
+		assert_int_equal(n->sent_bytes, w[i].sent);
+		assert_int_equal(n->recv_bytes, w[i].recv);
+		assert_int_equal(n->retransmits, w[i].retr);
+		assert_float_equal(n->sent_bytes_per_s, w[i].sent_bps, 1e-3);
+		assert_float_equal(n->recv_bytes_per_s, w[i].recv_bps, 1e-3);
+		assert_float_equal(wl->jobs->seconds, w[i].seconds, 1e-9);
+		assert_int_equal(wl->jobs->ev.line, w[i].line);
+		/* the output was cut before the connection lines */
+		assert_null(n->role);
+		assert_int_equal(n->streams, -1);
+		parsed_free(&p);
+	}
+}
+
+/* A whole client output (iperf3's layout) of a reverse test with two
+ * streams: the [SUM] lines are the test's, not a stream's. */
+static void
+test_iperf3_text_sum_reverse(void **state)
+{
+	static const char text[] =
+	    "Connecting to host 10.0.0.1, port 5201\n"
+	    "Reverse mode, remote host 10.0.0.1 is sending\n"
+	    "[  5] local 10.0.0.2 port 40000 connected to 10.0.0.1 port 5201\n"
+	    "[  7] local 10.0.0.2 port 40002 connected to 10.0.0.1 port 5201\n"
+	    "[ ID] Interval           Transfer     Bitrate\n"
+	    "[  5]   0.00-1.00   sec   100 MBytes   839 Mbits/sec\n"
+	    "- - - - - - - - - - - - - - - - - - - - - - - - -\n"
+	    "[ ID] Interval           Transfer     Bitrate         Retr\n"
+	    "[  5]   0.00-10.00  sec  1.00 GBytes   859 Mbits/sec    3   sender\n"
+	    "[  5]   0.00-10.00  sec  1.00 GBytes   858 Mbits/sec        receiver\n"
+	    "[  7]   0.00-10.00  sec  1.50 GBytes  1.29 Gbits/sec    4   sender\n"
+	    "[  7]   0.00-10.00  sec  1.50 GBytes  1.28 Gbits/sec        receiver\n"
+	    "[SUM]   0.00-10.00  sec  2.50 GBytes  2.15 Gbits/sec    7   sender\n"
+	    "[SUM]   0.00-10.00  sec  2.50 GBytes  2.14 Gbits/sec        receiver\n"
+	    "\n"
+	    "iperf Done.\n"
+	    "iperf3: error - the server is busy running a test. try again "
+	    "later\n";
+	struct parsed p;
+	const struct pd_wl_net *n;
+	const struct pd_workload *w;
+
+	(void)state;
+	parsed_text(&p, "iperf3.txt", text);
+	w = only_workload(&p, "iperf3");
+	n = &w->jobs->net;
+	assert_string_equal(n->role, "client");
+	assert_int_equal(n->reverse, PD_YES);
+	assert_int_equal(n->streams, 2);
+	assert_int_equal(n->sent_bytes, (int64_t)(2.5 * 1073741824.0));
+	assert_float_equal(n->sent_bytes_per_s, 2.15e9 / 8, 1e-3);
+	assert_float_equal(n->recv_bytes_per_s, 2.14e9 / 8, 1e-3);
+	assert_int_equal(n->retransmits, 7);
+	assert_int_equal(w->jobs->ev.line, 14);
+	assert_int_equal(w->n_errors, 1);
+	assert_int_equal(w->first_error.line, 17);
+	parsed_free(&p);
+}
+
 int
 test_group_workload(void)
 {
@@ -423,6 +513,8 @@ test_group_workload(void)
 		cmocka_unit_test(test_fio_text_vs_json),
 		cmocka_unit_test(test_iperf3_json_client),
 		cmocka_unit_test(test_iperf3_json_server_and_error),
+		cmocka_unit_test(test_iperf3_text_samples),
+		cmocka_unit_test(test_iperf3_text_sum_reverse),
 	};
 	return cmocka_run_group_tests_name("workload", tests, NULL, NULL);
 }
