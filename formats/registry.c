@@ -31,6 +31,7 @@ extern const struct pd_format pd_format_pcapng;
 extern const struct pd_format pd_format_perf_data;
 extern const struct pd_format pd_format_perf_report;
 extern const struct pd_format pd_format_perf_script;
+extern const struct pd_format pd_format_spdk_perf;
 extern const struct pd_format pd_format_sysctl;
 extern const struct pd_format pd_format_uname;
 extern const struct pd_format pd_format_unknown;
@@ -64,6 +65,7 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_fio,
 	&pd_format_iperf3_json,
 	&pd_format_iperf3,
+	&pd_format_spdk_perf,
 	&pd_format_manifest,
 	&pd_format_unknown,
 	NULL,

@@ -39,7 +39,7 @@ enum pd_have {
 	PD_HAVE_IPLINK = 1u << 13,	/* ip -d link */
 	PD_HAVE_RINGS = 1u << 14,	/* ethtool -g of a netdev */
 	PD_HAVE_CHANNELS = 1u << 15,	/* ethtool -l of a netdev */
-	PD_HAVE_WORKLOAD = 1u << 16,	/* a benchmark's own output (fio) */
+	PD_HAVE_WORKLOAD = 1u << 16,	/* a benchmark's own output (fio, ...) */
 };
 
 struct pd_evidence {
@@ -407,8 +407,8 @@ struct pd_elf {
 					 * segment offsets not the binary's */
 };
 
-/* Observed throughput, from the workload's own output (fio, later iperf3
- * and spdk_nvme_perf).  Unknown is -1 in every number of these records
+/* Observed throughput, from the workload's own output (fio, iperf3,
+ * spdk_nvme_perf).  Unknown is -1 in every number of these records
  * (0 is a measured zero: a read-only job's write side), NULL in every
  * string.
  *
@@ -455,7 +455,7 @@ struct pd_wl_job {
 struct pd_workload {
 	struct pd_workload *next;	/* sorted by member */
 	const char *member;
-	const char *tool;		/* "fio" */
+	const char *tool;		/* "fio", "iperf3", "spdk_nvme_perf" */
 	const char *version;		/* "fio-3.25"; NULL */
 	struct pd_wl_job *jobs;
 	unsigned n_jobs;

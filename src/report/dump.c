@@ -308,7 +308,8 @@ dump_wl_job(FILE *out, const struct pd_wl_job *j)
 		    j->rw ? j->rw : "-", j->bs ? j->bs : "-", j->iodepth,
 		    j->numjobs, j->ioengine ? j->ioengine : "-",
 		    j->filename ? j->filename : "-", j->n_devices);
-	if (j->rd.bytes >= 0 || j->wr.bytes >= 0) {
+	if (j->rd.bytes >= 0 || j->wr.bytes >= 0 || j->rd.bytes_per_s >= 0 ||
+	    j->wr.bytes_per_s >= 0) {
 		dump_wl_side(out, "read", &j->rd);
 		dump_wl_side(out, "write", &j->wr);
 	}

@@ -1,4 +1,4 @@
-/* Workload readers: fio and iperf3, JSON and text (samples in tests/data-workload, origins in
+/* Workload readers: fio and iperf3 (JSON and text), spdk_nvme_perf (samples in tests/data-workload, origins in
  * tests/data/SOURCES.md), and the bounds and quirks samples lack. */
 #include <string.h>
 #include "helpers.h"
@@ -501,6 +501,80 @@ test_iperf3_text_sum_reverse(void **state)
 	parsed_free(&p);
 }
 
+static void
+test_spdk_perf_sample(void **state)
+{
+	struct parsed p;
+	const struct pd_workload *w;
+
+	(void)state;
+	parsed_read(&p, "tests/data-workload/spdk-perf/"
+	    "nvmf-rdma-4cores-v18.txt");
+	w = only_workload(&p, "spdk-perf");
+	assert_string_equal(w->tool, "spdk_nvme_perf");
+	assert_int_equal(w->n_jobs, 4);
+	assert_string_equal(w->jobs->name,
+	    "SPDK bdev Controller (SPDK00000000000001  ) from core 3");
+	assert_float_equal(w->jobs->rd.iops, 115626.12, 1e-6);
+	assert_float_equal(w->jobs->rd.bytes_per_s, 451.66 * 1048576, 1e-3);
+	assert_float_equal(w->jobs->rd.lat_mean_us, 1106.87, 1e-9);
+	assert_non_null(w->total);
+	assert_float_equal(w->total->rd.iops, 462490.85, 1e-6);
+	assert_float_equal(w->total->rd.bytes_per_s, 1806.60 * 1048576, 1e-3);
+	assert_float_equal(w->total->rd.lat_mean_us, 1106.91, 1e-9);
+	assert_int_equal(w->total->ev.line, 7);
+	assert_int_equal(w->n_errors, 0);
+	parsed_free(&p);
+}
+
+/* The command line names the workload; "starting I/O failed: -12"
+ * lines (the request pool ran dry) are counted, the first kept. */
+static void
+test_spdk_perf_errors_and_options(void **state)
+{
+	static const char text[] =
+	    "# spdk_nvme_perf -q 32 -o 1048576 -w write -t 10 -r 'trtype:TCP "
+	    "adrfam:IPv4 traddr:10.0.0.1 trsvcid:4420'\n"
+	    "Initializing NVMe Controllers\n"
+	    "Attached to NVMe over Fabrics controller at 10.0.0.1:4420: "
+	    "nqn.2016-06.io.spdk:cnode1\n"
+	    "starting I/O failed: -12\n"
+	    "starting I/O failed: -12\n"
+	    "========================================================\n"
+	    "                                                        "
+	    "                             Latency(us)\n"
+	    "Device Information                                            "
+	    "         :       IOPS      MiB/s    Average        min        max\n"
+	    "TCP (addr:10.0.0.1 subnqn:nqn.2016-06.io.spdk:cnode1) NSID 1 from "
+	    "core 0:    2900.10    2900.10   11033.20    1500.00   30000.00\n"
+	    "========================================================\n"
+	    "Total                                                         "
+	    "         :    2900.10    2900.10   11033.20    1500.00   30000.00\n";
+	struct parsed p;
+	const struct pd_workload *w;
+
+	(void)state;
+	parsed_text(&p, "spdk_nvme_perf.txt", text);
+	w = only_workload(&p, "spdk-perf");
+	assert_int_equal(w->n_jobs, 1);
+	assert_int_equal(w->n_errors, 2);
+	assert_int_equal(w->first_error.line, 4);
+	assert_string_equal(w->jobs->rw, "write");
+	assert_string_equal(w->jobs->bs, "1048576");
+	assert_int_equal(w->jobs->iodepth, 32);
+	/* a write-only workload: the numbers are the write side's */
+	assert_float_equal(w->jobs->wr.bytes_per_s, 2900.10 * 1048576, 1e-3);
+	assert_float_equal(w->jobs->rd.bytes_per_s, -1, 0);
+	assert_float_equal(w->total->wr.iops, 2900.10, 1e-9);
+	parsed_free(&p);
+	parsed_text(&p, "spdk_nvme_perf.txt", "Initializing NVMe "
+	    "Controllers\nstarting I/O failed: -12\n");
+	assert_string_equal(p.cov.members->format, "spdk-perf");
+	assert_true(has_note(p.cov.members, "spdk-perf.no-results"));
+	assert_int_equal(p.m->hosts->workloads->n_errors, 1);
+	parsed_free(&p);
+}
+
 int
 test_group_workload(void)
 {
@@ -515,6 +589,8 @@ test_group_workload(void)
 		cmocka_unit_test(test_iperf3_json_server_and_error),
 		cmocka_unit_test(test_iperf3_text_samples),
 		cmocka_unit_test(test_iperf3_text_sum_reverse),
+		cmocka_unit_test(test_spdk_perf_sample),
+		cmocka_unit_test(test_spdk_perf_errors_and_options),
 	};
 	return cmocka_run_group_tests_name("workload", tests, NULL, NULL);
 }
