@@ -15,6 +15,10 @@ extern const struct pd_format pd_format_ethtool_pause;
 extern const struct pd_format pd_format_ethtool_rings;
 extern const struct pd_format pd_format_ethtool_settings;
 extern const struct pd_format pd_format_ethtool_stats;
+extern const struct pd_format pd_format_fio;
+extern const struct pd_format pd_format_fio_json;
+extern const struct pd_format pd_format_iperf3;
+extern const struct pd_format pd_format_iperf3_json;
 extern const struct pd_format pd_format_ip_link;
 extern const struct pd_format pd_format_kallsyms;
 extern const struct pd_format pd_format_lscpu;
@@ -27,6 +31,7 @@ extern const struct pd_format pd_format_pcapng;
 extern const struct pd_format pd_format_perf_data;
 extern const struct pd_format pd_format_perf_report;
 extern const struct pd_format pd_format_perf_script;
+extern const struct pd_format pd_format_spdk_perf;
 extern const struct pd_format pd_format_sysctl;
 extern const struct pd_format pd_format_uname;
 extern const struct pd_format pd_format_unknown;
@@ -56,6 +61,11 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_sysctl,
 	&pd_format_kallsyms,
 	&pd_format_netdev_stats,
+	&pd_format_fio_json,
+	&pd_format_fio,
+	&pd_format_iperf3_json,
+	&pd_format_iperf3,
+	&pd_format_spdk_perf,
 	&pd_format_manifest,
 	&pd_format_unknown,
 	NULL,

@@ -39,6 +39,7 @@ enum pd_have {
 	PD_HAVE_IPLINK = 1u << 13,	/* ip -d link */
 	PD_HAVE_RINGS = 1u << 14,	/* ethtool -g of a netdev */
 	PD_HAVE_CHANNELS = 1u << 15,	/* ethtool -l of a netdev */
+	PD_HAVE_WORKLOAD = 1u << 16,	/* a benchmark's own output (fio, ...) */
 };
 
 struct pd_evidence {
@@ -417,6 +418,66 @@ struct pd_elf {
 					 * segment offsets not the binary's */
 };
 
+/* Observed throughput, from the workload's own output (fio, iperf3,
+ * spdk_nvme_perf).  Unknown is -1 in every number of these records
+ * (0 is a measured zero: a read-only job's write side), NULL in every
+ * string.
+ *
+ * The workload's throughput, for the path ladder: a storage job's
+ * rd.bytes_per_s is what the host received (an NVMe/TCP or iSCSI
+ * initiator's reads arrive on its NIC) and wr.bytes_per_s what it sent;
+ * a network test's net.recv_bytes_per_s is what arrived at the receiving
+ * end and net.sent_bytes_per_s what left the sending end.  Take them
+ * from struct pd_workload's total when it has one (every job together),
+ * else from its only job. */
+struct pd_wl_side {
+	int64_t bytes;			/* fio io_bytes */
+	double bytes_per_s;		/* fio's bw is KiB/s: stored x 1024 */
+	double iops;
+	/* completion latency (fio clat), microseconds */
+	double lat_mean_us, lat_p50_us, lat_p99_us, lat_p999_us;
+};
+
+struct pd_wl_net {
+	int64_t sent_bytes, recv_bytes;
+	double sent_bytes_per_s, recv_bytes_per_s;
+	int64_t retransmits;
+	int streams;
+	const char *role;		/* "client" or "server": this end */
+	enum pd_tri reverse;		/* -R: the server sent */
+};
+
+struct pd_wl_job {
+	struct pd_wl_job *next;		/* in output order */
+	const char *name;		/* fio jobname; "total" for a total */
+	int groupid;			/* fio group; -1 */
+	bool group_reporting;		/* one record for a group's jobs */
+	struct pd_wl_side rd, wr;
+	struct pd_wl_net net;
+	/* Options that matter, job options over global ones, as written */
+	const char *rw, *bs, *ioengine;
+	const char *filename;		/* whole ':'-separated list */
+	int n_devices;			/* entries in filename; -1 without */
+	int iodepth, numjobs;		/* -1 when not given */
+	double seconds;			/* run time */
+	struct pd_evidence ev;		/* the job's first line */
+};
+
+struct pd_workload {
+	struct pd_workload *next;	/* sorted by member */
+	const char *member;
+	const char *tool;		/* "fio", "iperf3", "spdk_nvme_perf" */
+	const char *version;		/* "fio-3.25"; NULL */
+	struct pd_wl_job *jobs;
+	unsigned n_jobs;
+	/* Every job together (bytes, rates and IOPS summed; latency -1
+	 * unless one job), or the output's own total line; NULL when the
+	 * output has neither. */
+	struct pd_wl_job *total;
+	unsigned n_errors;		/* error lines, or jobs with err != 0 */
+	struct pd_evidence first_error;
+};
+
 struct pd_host {
 	struct pd_host *next;		/* sorted by key */
 	const struct pd_model *model;	/* the bundle's other hosts */
@@ -447,6 +508,7 @@ struct pd_host {
 	struct pd_card *cards;		/* derived */
 	struct pd_capture *captures;
 	struct pd_profile *profiles;	/* sorted by member */
+	struct pd_workload *workloads;	/* sorted by member */
 	struct pd_sym *ksyms;		/* kallsyms, sorted by address */
 	unsigned n_ksyms, cap_ksyms;
 	const char *ksyms_member;
@@ -543,6 +605,16 @@ bool pd_host_sysctl_int(const struct pd_host *h, const char *key,
 /* A new capture in the host's list (kept sorted). */
 struct pd_capture *pd_host_capture(struct pd_host *h, struct pd_arena *a,
     const char *member, const char *ifname);
+/* A new workload output in the host's list (kept sorted by member). */
+struct pd_workload *pd_host_workload(struct pd_host *h, struct pd_arena *a,
+    const char *member, const char *tool);
+/* A job on its own (a total an output prints), every number unknown
+ * (-1); pd_workload_job puts a new one at the end of w's jobs. */
+struct pd_wl_job *pd_wl_job_new(struct pd_arena *a, const char *name);
+struct pd_wl_job *pd_workload_job(struct pd_workload *w, struct pd_arena *a,
+    const char *name);
+/* w's total from its jobs (see struct pd_workload). */
+void pd_workload_sum(struct pd_workload *w, struct pd_arena *a);
 void pd_host_note(struct pd_host *h, struct pd_arena *a,
     const struct pd_evidence *ev, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -16,6 +16,14 @@ bool pd_text_head_line(const unsigned char *p, size_t n, unsigned i,
  * nor comments ('#'): collectors and users annotate outputs. */
 bool pd_text_content_line(const unsigned char *p, size_t n, unsigned i,
     char *out, size_t cap);
+/* Copies the line at *p (up to end) into out, truncated to cap - 1, and
+ * moves *p past it: one pass over a head's lines, where a bidder looks
+ * at every line (pd_text_head_line starts from the top each time). */
+bool pd_text_next_line(const unsigned char **p, const unsigned char *end,
+    char *out, size_t cap);
+/* The offset of the first line that opens with '{' (after blanks): a
+ * tool's JSON after the lines it printed first; -1 when none. */
+long pd_text_json_start(const unsigned char *p, size_t n);
 const char *pd_skip_space(const char *s);
 bool pd_starts_with(const char *s, const char *prefix);
 /* Parses a decimal (or 0x hex when base 0) number at s; stores the end.

@@ -1,6 +1,7 @@
 /* Small text helpers shared by the line-oriented readers. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "pathdoctor/text.h"
@@ -181,5 +182,41 @@ pd_split_last_colon(const char *line, const char **key, size_t *klen,
 	*klen = (size_t)(c - line);
 	trim_key(key, klen);
 	*val = pd_skip_space(c + 1);
+	return true;
+}
+
+long
+pd_text_json_start(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t j = i;
+
+		while (j < n && (p[j] == ' ' || p[j] == '\t'))
+			j++;
+		if (j < n && p[j] == '{')
+			return (long)j;
+		while (i < n && p[i] != '\n')
+			i++;
+		i++;
+	}
+	return -1;
+}
+
+bool
+pd_text_next_line(const unsigned char **p, const unsigned char *end,
+    char *out, size_t cap)
+{
+	const unsigned char *nl;
+	size_t n;
+
+	if (*p >= end)
+		return false;
+	nl = memchr(*p, '\n', (size_t)(end - *p));
+	n = (size_t)((nl ? nl : end) - *p);
+	snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1),
+	    (const char *)*p);
+	*p += n + 1;
 	return true;
 }

@@ -110,6 +110,12 @@ has_sysctl(const struct pd_host *h)
 }
 
 static bool
+has_workload(const struct pd_host *h)
+{
+	return h->workloads != NULL;
+}
+
+static bool
 has_capture(const struct pd_host *h)
 {
 	for (const struct pd_capture *c = h->captures; c; c = c->next)
@@ -151,6 +157,8 @@ static const struct input {
 	    nd_features),
 	HOST(PD_HAVE_SYSCTL, "sysctl", "kernel settings", NULL, has_sysctl),
 	HOST(PD_HAVE_CAPTURE, "capture", "packet captures", NULL, has_capture),
+	HOST(PD_HAVE_WORKLOAD, "workload", "the workload's own output", NULL,
+	    has_workload),
 	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
 	NETDEV(PD_HAVE_IPLINK, "ip-link", "interfaces", NULL, nd_iplink),
 	NETDEV(PD_HAVE_RINGS, "rings", "NIC ring sizes", NULL, nd_rings),

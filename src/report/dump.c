@@ -286,6 +286,57 @@ dump_capture(FILE *out, const struct pd_capture *c)
 }
 
 static void
+dump_wl_side(FILE *out, const char *what, const struct pd_wl_side *s)
+{
+	fprintf(out, "      %s: bytes %lld, %.0f B/s, iops %.2f, clat us mean "
+	    "%.3f p50 %.3f p99 %.3f p99.9 %.3f\n", what, (long long)s->bytes,
+	    s->bytes_per_s, s->iops, s->lat_mean_us, s->lat_p50_us,
+	    s->lat_p99_us, s->lat_p999_us);
+}
+
+static void
+dump_wl_job(FILE *out, const struct pd_wl_job *j)
+{
+	const struct pd_wl_net *n = &j->net;
+
+	fprintf(out, "    job %s: group %d%s, %.3f s\n", j->name, j->groupid,
+	    j->group_reporting ? " (group reporting)" : "", j->seconds);
+	/* a network test has no storage side, a storage job no net */
+	if (j->rw || j->bs || j->ioengine || j->filename || j->iodepth >= 0)
+		fprintf(out, "      options: rw %s, bs %s, iodepth %d, "
+		    "numjobs %d, ioengine %s, filename %s (%d devices)\n",
+		    j->rw ? j->rw : "-", j->bs ? j->bs : "-", j->iodepth,
+		    j->numjobs, j->ioengine ? j->ioengine : "-",
+		    j->filename ? j->filename : "-", j->n_devices);
+	if (j->rd.bytes >= 0 || j->wr.bytes >= 0 || j->rd.bytes_per_s >= 0 ||
+	    j->wr.bytes_per_s >= 0) {
+		dump_wl_side(out, "read", &j->rd);
+		dump_wl_side(out, "write", &j->wr);
+	}
+	if (n->streams >= 0 || n->sent_bytes >= 0 || n->recv_bytes >= 0)
+		fprintf(out, "      net: sent %lld (%.0f B/s), received %lld "
+		    "(%.0f B/s), retransmits %lld, streams %d, role %s, "
+		    "reverse %s\n", (long long)n->sent_bytes,
+		    n->sent_bytes_per_s, (long long)n->recv_bytes,
+		    n->recv_bytes_per_s, (long long)n->retransmits,
+		    n->streams, n->role ? n->role : "-", tri(n->reverse));
+	dump_ev(out, "      ", "evidence", &j->ev);
+}
+
+/* Every workload output's jobs, then its total (-1: unknown). */
+static void
+dump_workload(FILE *out, const struct pd_workload *w)
+{
+	fprintf(out, "  workload %s (%s %s): %u jobs, %u errors\n", w->member,
+	    w->tool, w->version ? w->version : "?", w->n_jobs, w->n_errors);
+	dump_ev(out, "    ", "first error", &w->first_error);
+	for (const struct pd_wl_job *j = w->jobs; j; j = j->next)
+		dump_wl_job(out, j);
+	if (w->total)
+		dump_wl_job(out, w->total);
+}
+
+static void
 dump_host(FILE *out, const struct pd_host *h)
 {
 	fprintf(out, "host %s\n", h->name ? h->name : "?");
@@ -346,6 +397,8 @@ dump_host(FILE *out, const struct pd_host *h)
 		dump_capture(out, c);
 	for (const struct pd_profile *p = h->profiles; p; p = p->next)
 		dump_profile(out, p);
+	for (const struct pd_workload *w = h->workloads; w; w = w->next)
+		dump_workload(out, w);
 	if (h->n_ksyms)
 		fprintf(out, "  kallsyms: %u text symbols from %s\n", h->n_ksyms,
 		    h->ksyms_member);

@@ -426,6 +426,121 @@ profile(const struct pd_host *h, const struct pd_profile *p)
 	return o;
 }
 
+/* A number, or null for the model's unknown (-1). */
+static json_t *
+num_or_null(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+static json_t *
+int_or_null(int64_t v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+static json_t *
+wl_side(const struct pd_wl_side *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "bytes", int_or_null(s->bytes));
+	json_object_set_new(o, "bytes_per_s", num_or_null(s->bytes_per_s));
+	json_object_set_new(o, "iops", num_or_null(s->iops));
+	json_object_set_new(o, "clat_mean_us", num_or_null(s->lat_mean_us));
+	json_object_set_new(o, "clat_p50_us", num_or_null(s->lat_p50_us));
+	json_object_set_new(o, "clat_p99_us", num_or_null(s->lat_p99_us));
+	json_object_set_new(o, "clat_p99_9_us", num_or_null(s->lat_p999_us));
+	return o;
+}
+
+/* iperf3's sides; null for a storage job */
+static json_t *
+wl_net(const struct pd_wl_net *n)
+{
+	json_t *o;
+
+	if (!n->role && n->streams < 0 && n->sent_bytes < 0 &&
+	    n->recv_bytes < 0)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "role", str_or_null(n->role));
+	json_object_set_new(o, "reverse", n->reverse == PD_UNKNOWN ?
+	    json_null() : json_boolean(n->reverse == PD_YES));
+	json_object_set_new(o, "streams", int_or_null(n->streams));
+	json_object_set_new(o, "sent_bytes", int_or_null(n->sent_bytes));
+	json_object_set_new(o, "sent_bytes_per_s",
+	    num_or_null(n->sent_bytes_per_s));
+	json_object_set_new(o, "received_bytes", int_or_null(n->recv_bytes));
+	json_object_set_new(o, "received_bytes_per_s",
+	    num_or_null(n->recv_bytes_per_s));
+	json_object_set_new(o, "retransmits", int_or_null(n->retransmits));
+	return o;
+}
+
+static json_t *
+wl_job(const struct pd_wl_job *j)
+{
+	json_t *o = json_object(), *op = json_object();
+
+	json_object_set_new(o, "name", json_string(j->name));
+	json_object_set_new(o, "groupid", int_or_null(j->groupid));
+	json_object_set_new(o, "group_reporting",
+	    json_boolean(j->group_reporting));
+	json_object_set_new(o, "seconds", num_or_null(j->seconds));
+	json_object_set_new(o, "read", wl_side(&j->rd));
+	json_object_set_new(o, "write", wl_side(&j->wr));
+	json_object_set_new(op, "rw", str_or_null(j->rw));
+	json_object_set_new(op, "bs", str_or_null(j->bs));
+	json_object_set_new(op, "iodepth", int_or_null(j->iodepth));
+	json_object_set_new(op, "numjobs", int_or_null(j->numjobs));
+	json_object_set_new(op, "ioengine", str_or_null(j->ioengine));
+	json_object_set_new(op, "filename", str_or_null(j->filename));
+	json_object_set_new(op, "devices", int_or_null(j->n_devices));
+	json_object_set_new(o, "options", op);
+	json_object_set_new(o, "net", wl_net(&j->net));
+	json_object_set_new(o, "evidence", j->ev.member ? evidence(&j->ev) :
+	    json_null());
+	return o;
+}
+
+/* One workload output. */
+static json_t *
+workload(const struct pd_host *h, const struct pd_workload *w)
+{
+	json_t *o = json_object(), *jobs = json_array();
+
+	json_object_set_new(o, "host", json_string(h->name));
+	json_object_set_new(o, "member", json_string(w->member));
+	json_object_set_new(o, "tool", json_string(w->tool));
+	json_object_set_new(o, "version", str_or_null(w->version));
+	for (const struct pd_wl_job *j = w->jobs; j; j = j->next)
+		json_array_append_new(jobs, wl_job(j));
+	json_object_set_new(o, "jobs", jobs);
+	json_object_set_new(o, "total", w->total ? wl_job(w->total) :
+	    json_null());
+	json_object_set_new(o, "errors", json_integer(w->n_errors));
+	json_object_set_new(o, "first_error", w->first_error.member ?
+	    evidence(&w->first_error) : json_null());
+	return o;
+}
+
+/* "workloads" only when a host has one, so that the reports of bundles
+ * without workload output stay as they were. */
+static void
+workloads(json_t *root, const struct pd_model *m)
+{
+	json_t *ws = json_array();
+
+	for (const struct pd_host *h = m->hosts; h; h = h->next)
+		for (const struct pd_workload *w = h->workloads; w; w = w->next)
+			json_array_append_new(ws, workload(h, w));
+	if (json_array_size(ws))
+		json_object_set_new(root, "workloads", ws);
+	else
+		json_decref(ws);
+}
+
 static int
 render_json(const struct pd_report *r, FILE *out)
 {
@@ -489,6 +604,7 @@ render_json(const struct pd_report *r, FILE *out)
 		for (const struct pd_profile *p = h->profiles; p; p = p->next)
 			json_array_append_new(profs, profile(h, p));
 	json_object_set_new(root, "profiles", profs);
+	workloads(root, r->model);
 	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 	    JSON_REAL_PRECISION(6));
 

@@ -247,6 +247,7 @@ parsed_analysed(struct parsed *p, const char *path)
 	parsed_analyse(p);
 }
 
+/* True when the member carries a note with this id. */
 bool
 has_note(const struct pd_member_result *r, const char *id)
 {

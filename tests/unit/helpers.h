@@ -95,5 +95,6 @@ int test_group_input(void);
 int test_group_nic(void);
 int test_group_capture(void);
 int test_group_profile(void);
+int test_group_workload(void);
 
 #endif

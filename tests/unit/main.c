@@ -17,5 +17,6 @@ main(void)
 	failed += test_group_nic();
 	failed += test_group_capture();
 	failed += test_group_profile();
+	failed += test_group_workload();
 	return failed ? 1 : 0;
 }
