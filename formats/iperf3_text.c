@@ -16,6 +16,7 @@
  * Each "Connecting to host" or "Accepted connection from" starts a test
  * (a server's log holds one per client); its sender and receiver lines,
  * the [SUM] lines when there are several streams, are the test's sides. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +55,7 @@ struct ip_state {
 	const char *member;
 	struct pd_wl_job *job;
 	bool sum_sent, sum_recv;	/* [SUM] lines win over a stream's */
-	int ids[64];			/* streams by "connected to" */
-	unsigned n_ids;
+	int n_streams;			/* "connected to" lines of this test */
 };
 
 /* "1.10 GBytes" (binary) */
@@ -110,7 +110,7 @@ test_job(struct ip_state *st, const char *role, const char *s, size_t len,
 	pd_evidence_set(&j->ev, st->a, st->member, line, s, len);
 	st->job = j;
 	st->sum_sent = st->sum_recv = false;
-	st->n_ids = 0;
+	st->n_streams = 0;
 	return j;
 }
 
@@ -173,9 +173,8 @@ iperf3_line(struct ip_state *st, const char *s, size_t len, uint32_t line)
 	} else if (pd_starts_with(s, "Reverse mode")) {
 		st->job->net.reverse = PD_YES;
 	} else if (s[0] == '[' && (v = strstr(s, " connected to ")) &&
-	    st->n_ids < PD_ARRAY_SIZE(st->ids)) {
-		st->ids[st->n_ids++] = atoi(s + 1);
-		st->job->net.streams = (int)st->n_ids;
+	    st->n_streams < INT_MAX) {
+		st->job->net.streams = ++st->n_streams;
 	} else if (s[0] == '[' && len > 8 && (strcmp(s + len - 6,
 	    "sender") == 0 || strcmp(s + len - 8, "receiver") == 0)) {
 		summary_line(st, s, len, line);
