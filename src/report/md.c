@@ -11,6 +11,7 @@
 #include "pathdoctor/rule.h"
 #include "report/cards.h"
 #include "report/chart.h"
+#include "report/workloads.h"
 
 /* Table cells must not break the table. */
 static void
@@ -306,6 +307,17 @@ hosts(FILE *out, const struct pd_model *m)
 				    "%.1f MB/s, send %.1f MB/s over %.0f s\n",
 				    nd->name, k->rx_per_s / 1e6,
 				    k->tx_per_s / 1e6, k->seconds);
+		}
+		for (const struct pd_workload *w = h->workloads; w;
+		    w = w->next) {
+			char line[256];
+
+			pd_workload_line(line, sizeof(line), w);
+			fprintf(out, "- Workload (");
+			cell(out, w->member);
+			fprintf(out, "): ");
+			cell(out, line);
+			fprintf(out, "\n");
 		}
 		for (const struct pd_model_note *n = h->notes; n; n = n->next) {
 			fprintf(out, "- Note: ");

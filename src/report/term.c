@@ -8,6 +8,7 @@
 #include "pathdoctor/rule.h"
 #include "report/cards.h"
 #include "report/chart.h"
+#include "report/workloads.h"
 
 struct style {
 	const char *bold, *dim, *red, *yellow, *green, *off;
@@ -147,6 +148,13 @@ host(FILE *out, const struct pd_host *h, const struct style *s)
 		    (unsigned long long)p->samples, p->n_syms ?
 		    p->syms[0].name : "-", p->n_syms && p->period > 0 ?
 		    100 * p->syms[0].self / p->period : 0.0);
+	for (const struct pd_workload *w = h->workloads; w; w = w->next) {
+		char line[256];
+
+		pd_workload_line(line, sizeof(line), w);
+		fprintf(out, "  %sworkload%s %s: %s\n", s->bold, s->off,
+		    w->member, line);
+	}
 	cards(out, h, s);
 }
 
