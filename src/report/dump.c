@@ -368,7 +368,13 @@ dump_host(FILE *out, const struct pd_host *h)
 	for (unsigned b = 1; b; b <<= 1)
 		if (h->have & b)
 			fprintf(out, " %s", pd_input_name(b));
-	fprintf(out, "\n  pci devices: %u\n", h->n_pcidevs);
+	fprintf(out, "\n");
+	if (h->workload_run)
+		fprintf(out, "  workload run: exit %d, %u s, stopped %s: %s\n",
+		    h->workload_run->exit, h->workload_run->seconds,
+		    h->workload_run->stopped ? "yes" : "no",
+		    h->workload_run->command);
+	fprintf(out, "  pci devices: %u\n", h->n_pcidevs);
 	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next)
 		dump_pcidev(out, d);
 	for (const struct pd_pci_edge *e = h->pci_edges; e; e = e->next) {

@@ -316,6 +316,17 @@ host(const struct pd_host *h)
 	json_object_set_new(o, "kernel_counter_rates", rates);
 	netdev_queues(o, h);
 	json_object_set_new(o, "collector", str_or_null(h->collector));
+	if (h->workload_run) {	/* only then, as "workloads" */
+		const struct pd_workload_run *w = h->workload_run;
+		json_t *j = json_object();
+
+		json_object_set_new(j, "command", json_string(w->command));
+		json_object_set_new(j, "exit", w->stopped ? json_null() :
+		    json_integer(w->exit));
+		json_object_set_new(j, "stopped", json_boolean(w->stopped));
+		json_object_set_new(j, "seconds", json_integer(w->seconds));
+		json_object_set_new(o, "workload_run", j);
+	}
 	json_t *cs = json_array(), *notes = json_array();
 
 	for (const struct pd_card *c = h->cards; c; c = c->next)

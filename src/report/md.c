@@ -298,6 +298,18 @@ hosts(FILE *out, const struct pd_model *m)
 			fprintf(out, "- Collected by %s; %u item%s it could "
 			    "not gather (manifest)\n", h->collector, h->n_gaps,
 			    h->n_gaps == 1 ? "" : "s");
+		if (h->workload_run) {
+			const struct pd_workload_run *w = h->workload_run;
+
+			fprintf(out, "- Workload the collector ran: ");
+			cell(out, w->command);
+			if (w->stopped)
+				fprintf(out, " (stopped by --timeout after %u s)\n",
+				    w->seconds);
+			else
+				fprintf(out, " (exit %d after %u s)\n", w->exit,
+				    w->seconds);
+		}
 		for (const struct pd_netdev *nd = h->netdevs; nd;
 		    nd = nd->next) {
 			const struct pd_kstat_rate *k = &nd->kstat_rate;

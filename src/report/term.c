@@ -148,6 +148,18 @@ host(FILE *out, const struct pd_host *h, const struct style *s)
 		    (unsigned long long)p->samples, p->n_syms ?
 		    p->syms[0].name : "-", p->n_syms && p->period > 0 ?
 		    100 * p->syms[0].self / p->period : 0.0);
+	if (h->workload_run) {
+		const struct pd_workload_run *w = h->workload_run;
+
+		fprintf(out, "  %sworkload run%s %s (", s->bold, s->off,
+		    w->command);
+		if (w->stopped)
+			fprintf(out, "stopped by --timeout after %u s)\n",
+			    w->seconds);
+		else
+			fprintf(out, "exit %d after %u s)\n", w->exit,
+			    w->seconds);
+	}
 	for (const struct pd_workload *w = h->workloads; w; w = w->next) {
 		char line[256];
 
