@@ -28,6 +28,36 @@ struct pd_chart {
 	unsigned rows;
 };
 
+/* What a fix changes in the path, for the ladder (src/ladder/) to
+ * compose with the other fixes.  A finding with no lever stays off the
+ * ladder and keeps its own gain. */
+enum pd_lever_kind {
+	PD_LEVER_NONE = 0,
+	PD_LEVER_IOMMU_LAZY,	/* strict -> lazy invalidation */
+	PD_LEVER_MPS,		/* MaxPayload of a card's links -> mps_to */
+	PD_LEVER_LINK_TRAIN,	/* a link trained to its capability */
+	PD_LEVER_ALL_PFS,	/* traffic through every PF of a card */
+	PD_LEVER_EFFICIENCY,	/* returns share_lo..share_hi of the
+				 * throughput where the hardware binds */
+	PD_LEVER_SW_GSO,	/* no software segmentation of a guest's
+				 * GSO packets on the host */
+};
+
+struct pd_lever {
+	enum pd_lever_kind kind;
+	const struct pd_card *card;	/* MPS, ALL_PFS, LINK_TRAIN */
+	const struct pd_pcidev *dev;	/* MPS, LINK_TRAIN: the link's device */
+	int mps_to;			/* MPS */
+	int mts_to, width_to;		/* LINK_TRAIN */
+	const struct pd_profile *profile;	/* IOMMU */
+	const char *cores;		/* IOMMU: "Cortex-X925" */
+	double f_self, f_incl;		/* IOMMU: busy share in invalidation */
+	double busy;			/* IOMMU: busy share of those cores */
+	double share_lo, share_hi;	/* EFFICIENCY, SW_GSO: fraction gained */
+	const struct pd_netdev *netdev;	/* SW_GSO: the physical NIC */
+	const struct pd_capture *capture;	/* SW_GSO: its capture */
+};
+
 #define PD_MAX_EVIDENCE 8
 #define PD_MAX_FIX 8
 
@@ -48,6 +78,8 @@ struct pd_finding {
 	const struct pd_chart *chart;	/* NULL when none */
 	struct pd_evidence ev[PD_MAX_EVIDENCE];
 	unsigned n_ev;
+	struct pd_lever lever;		/* PD_LEVER_NONE: off the ladder */
+	unsigned ladder_step;		/* 1 for the first step; 0 off it */
 	long score;			/* set by pd_findings_rank */
 };
 
@@ -66,7 +98,8 @@ void pd_finding_summary(struct pd_findings *fs, struct pd_finding *f,
 void pd_finding_fix(struct pd_findings *fs, struct pd_finding *f,
     const char *fmt, ...) PD_PRINTF(3, 4);
 void pd_finding_evidence(struct pd_finding *f, const struct pd_evidence *ev);
-/* Score = gain midpoint x confidence; sort by score, then lower risk,
+/* Findings on a ladder first, by step (step 1 of every host, then step
+ * 2, ...); then score = gain midpoint x confidence; ties by lower risk,
  * rule id, host and subject, so the order is total. */
 void pd_findings_rank(struct pd_findings *fs);
 

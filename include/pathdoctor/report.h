@@ -14,6 +14,7 @@ struct pd_findings;
 struct pd_coverage;
 struct pd_rule;
 struct pd_host;
+struct pd_ladder;
 
 struct pd_collect_gap;
 
@@ -41,6 +42,7 @@ struct pd_report {
 	const struct pd_findings *findings;
 	const struct pd_coverage *coverage;
 	const struct pd_not_evaluated *not_evaluated;
+	const struct pd_ladder *ladders;	/* in host order; NULL: none */
 	unsigned n_not_evaluated;
 	unsigned n_members_noted;	/* members whose worst status is not OK */
 	bool color;			/* renderers with .colour only */

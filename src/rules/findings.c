@@ -81,6 +81,10 @@ cmp_finding(const void *a, const void *b)
 	const struct pd_finding *y = *(struct pd_finding *const *)b;
 	int c;
 
+	if (!x->ladder_step != !y->ladder_step)
+		return x->ladder_step ? -1 : 1;
+	if (x->ladder_step != y->ladder_step)
+		return x->ladder_step < y->ladder_step ? -1 : 1;
 	if (x->score != y->score)
 		return x->score > y->score ? -1 : 1;
 	if (x->risk != y->risk)
