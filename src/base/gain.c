@@ -36,6 +36,12 @@ pd_pcie_ceiling_gbs(int mts, int width, int mps)
 }
 
 double
+pd_pcie_payload_gbs(int mts, int width, int mps)
+{
+	return pd_pcie_ceiling_gbs(mts, width, mps) * (1.0 - PD_HEADER_SHARE);
+}
+
+double
 pd_eth_goodput_gbits(double link_gbits, int mtu)
 {
 	if (mtu <= 52)

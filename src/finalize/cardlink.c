@@ -1,8 +1,10 @@
 /* One NIC function's path: link, ceiling, port goodput, receive rate. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "base/gain.h"
 #include "finalize/cardlink.h"
+#include "pathdoctor/arena.h"
 
 double
 pd_port_goodput_gbs(int speed_mbps, int mtu)
@@ -36,6 +38,57 @@ pd_pf_path(const struct pd_pcidev *pf, struct pd_pf_path *p)
 	}
 }
 
+bool
+pd_same_link(const struct pd_pf_path *a, const struct pd_pf_path *b)
+{
+	if (a->root || b->root)
+		return a->root == b->root;
+	return a->pf->domain == b->pf->domain && a->pf->bus == b->pf->bus;
+}
+
+/* Socket-direct cards keep the port in the function number. */
+static bool
+same_port(const struct pd_pf_path *a, const struct pd_pf_path *b)
+{
+	return a->pf->fn == b->pf->fn;
+}
+
+double
+pd_card_capacity(const struct pd_pf_path *p, const double *link_gbs,
+    const bool *active, unsigned n, struct pd_cap_bind *bind)
+{
+	struct pd_cap_bind b = { .pf = -1 };
+	double cap = INFINITY;
+
+	for (unsigned i = 0; i < n; i++)
+		b.active += active[i];
+	for (unsigned i = 0; i < n && b.active; i++) {
+		unsigned on_link = 0, on_port = 0;
+
+		if (!active[i])
+			continue;
+		for (unsigned k = 0; k < n; k++) {
+			on_link += active[k] && pd_same_link(&p[i], &p[k]);
+			on_port += active[k] && same_port(&p[i], &p[k]);
+		}
+		double l = link_gbs[i] * b.active / on_link;
+		double pc = p[i].port_gbs > 0 ? p[i].port_gbs * b.active /
+		    on_port : INFINITY;
+
+		if (l > 0 && l < cap) {
+			cap = l;
+			b.pf = (int)i, b.port = false, b.on_it = on_link;
+		}
+		if (pc < cap) {
+			cap = pc;
+			b.pf = (int)i, b.port = true, b.on_it = on_port;
+		}
+	}
+	if (bind)
+		*bind = b;
+	return b.pf < 0 ? 0 : cap;
+}
+
 void
 pd_link_name(char *buf, size_t n, int mts, int width)
 {
@@ -66,4 +119,13 @@ const char *
 pd_tri_onoff(enum pd_tri t)
 {
 	return t == PD_YES ? "on" : t == PD_NO ? "off" : "?";
+}
+
+const char *
+pd_rate_str(struct pd_arena *a, double bytes_per_s)
+{
+	char buf[32];
+
+	pd_fmt_bytes(buf, sizeof(buf), bytes_per_s, true);
+	return pd_arena_strdup(a, buf);
 }

@@ -1,7 +1,8 @@
-/* The report-building step: the rules run, then the counts every
- * renderer prints are taken once. */
+/* The report-building step: the rules run, the ladders compose their
+ * gains, then the counts every renderer prints are taken once. */
 #include "bundle/bundle.h"
 #include "pathdoctor/finding.h"
+#include "pathdoctor/ladder.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
@@ -14,6 +15,7 @@ pd_report_build(struct pd_report *r, const char *bundle,
 	*r = (struct pd_report){ .bundle = bundle, .model = m,
 		.findings = fs, .coverage = cov };
 	r->not_evaluated = pd_engine_run(m, fs, filter);
+	r->ladders = pd_ladders_build(m, fs);
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next)
 		r->n_not_evaluated++;

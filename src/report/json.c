@@ -13,6 +13,7 @@
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 #include "report/chart.h"
+#include "report/ladder_json.h"
 
 static json_t *
 str_or_null(const char *s)
@@ -51,6 +52,8 @@ finding(const struct pd_finding *f, struct pd_arena *a)
 	json_object_set_new(gain, "high_pct", json_real(f->gain_hi / 10.0));
 	json_object_set_new(gain, "basis", json_string(f->gain_basis));
 	json_object_set_new(o, "gain", gain);
+	json_object_set_new(o, "ladder_step", f->ladder_step ?
+	    json_integer(f->ladder_step) : json_null());
 	json_object_set_new(risk, "level", json_string(pd_risk_name(f->risk)));
 	json_object_set_new(risk, "note", json_string(f->risk_note));
 	json_object_set_new(o, "risk", risk);
@@ -566,6 +569,7 @@ render_json(const struct pd_report *r, FILE *out)
 		json_array_append_new(fs, finding(r->findings->v[i],
 		    pd_model_arena(r->model)));
 	json_object_set_new(root, "findings", fs);
+	json_object_set_new(root, "ladders", pd_ladders_json(r->ladders));
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next) {
 		json_t *o = json_object(), *needs = json_array();

@@ -11,6 +11,7 @@
 #include "pathdoctor/rule.h"
 #include "report/cards.h"
 #include "report/chart.h"
+#include "report/ladder_rows.h"
 #include "report/workloads.h"
 
 /* Table cells must not break the table. */
@@ -65,6 +66,9 @@ finding(FILE *out, const struct pd_report *r, size_t i,
 	}
 	fprintf(out, "- **Expected gain:** %s (%s). Basis: %s\n", gain,
 	    pd_level_name(pd_finding_level(f)), f->gain_basis);
+	if (f->ladder_step)
+		fprintf(out, "- **Ladder step:** %u on %s's path\n",
+		    f->ladder_step, f->host->name);
 	fprintf(out, "- **Confidence:** %d %%%s%s\n", f->confidence,
 	    f->confidence_note ? ": " : "",
 	    f->confidence_note ? f->confidence_note : "");
@@ -369,6 +373,31 @@ members(FILE *out, const struct pd_coverage *cov)
 	}
 }
 
+/* The verdict first, then the ladder as a table. */
+static void
+ladders(FILE *out, const struct pd_report *r)
+{
+	struct pd_ladder_row rows[PD_LADDER_ROWS];
+
+	for (const struct pd_ladder *l = r->ladders; l; l = l->next) {
+		unsigned n = pd_ladder_rows(l, pd_model_arena(r->model), rows);
+
+		fprintf(out, "\n## Path ceiling: %s, %s\n\n", l->host->name,
+		    pd_ladder_dir_name(l->dir));
+		fprintf(out, "%s\n\n| stage or fix | throughput now / after | "
+		    "bottleneck | basis |\n|---|---|---|---|\n", l->verdict);
+		for (unsigned i = 0; i < n; i++) {
+			fprintf(out, "| ");
+			cell(out, rows[i].what);
+			fprintf(out, " | %s | ", rows[i].rate);
+			cell(out, rows[i].binds);
+			fprintf(out, " | ");
+			cell(out, rows[i].basis);
+			fprintf(out, " |\n");
+		}
+	}
+}
+
 static int
 render_md(const struct pd_report *r, FILE *out)
 {
@@ -377,6 +406,7 @@ render_md(const struct pd_report *r, FILE *out)
 	fprintf(out, "# pathdoctor report: %s\n\n", r->bundle);
 	if (fs->n == 0) {
 		fprintf(out, "No findings.\n");
+		ladders(out, r);
 	} else {
 		fprintf(out, "| # | rule | subject | expected gain | confidence "
 		    "| risk |\n|---|---|---|---|---|---|\n");
@@ -392,6 +422,7 @@ render_md(const struct pd_report *r, FILE *out)
 			fprintf(out, " | %s | %d %% | %s |\n", gain,
 			    f->confidence, pd_risk_name(f->risk));
 		}
+		ladders(out, r);
 		for (size_t i = 0; i < fs->n; i++)
 			finding(out, r, i, fs->v[i]);
 	}

@@ -8,6 +8,7 @@
 #include "pathdoctor/rule.h"
 #include "report/cards.h"
 #include "report/chart.h"
+#include "report/ladder_rows.h"
 #include "report/workloads.h"
 
 struct style {
@@ -61,8 +62,12 @@ finding(FILE *out, const struct pd_report *r, const struct style *s,
 		p += n + (p[n] == '\n');
 	}
 	fprintf(out, "   %sgain%s %s  %sconfidence%s %d %%  %srisk%s "
-	    "%s\n", s->dim, s->off, gain, s->dim, s->off,
+	    "%s", s->dim, s->off, gain, s->dim, s->off,
 	    f->confidence, s->dim, s->off, pd_risk_name(f->risk));
+	if (f->ladder_step)
+		fprintf(out, "  %sladder step%s %u", s->dim, s->off,
+		    f->ladder_step);
+	fprintf(out, "\n");
 	for (unsigned k = 0; k < f->n_fix; k++)
 		fprintf(out, "   %s$%s %s\n", s->dim, s->off, f->fix[k]);
 	for (unsigned k = 0; k < f->n_ev; k++)
@@ -170,12 +175,33 @@ host(FILE *out, const struct pd_host *h, const struct style *s)
 	cards(out, h, s);
 }
 
+/* The verdict, then one line per stage or fix. */
+static void
+ladders(FILE *out, const struct pd_report *r, const struct style *s)
+{
+	struct pd_ladder_row rows[PD_LADDER_ROWS];
+
+	for (const struct pd_ladder *l = r->ladders; l; l = l->next) {
+		unsigned n = pd_ladder_rows(l, pd_model_arena(r->model), rows);
+
+		fprintf(out, "%spath ceiling%s %s, %s\n   %s\n",
+		    s->bold, s->off, l->host->name, pd_ladder_dir_name(l->dir),
+		    l->verdict);
+		for (unsigned i = 0; i < n; i++)
+			fprintf(out, "   %-44s %s%s%s%s%s\n", rows[i].what,
+			    rows[i].rate, *rows[i].binds ? "  " : "", s->dim,
+			    rows[i].binds, s->off);
+		fprintf(out, "\n");
+	}
+}
+
 static int
 render_term(const struct pd_report *r, FILE *out)
 {
 	const struct style *s = r->color ? &ansi : &plain;
 
 	header(out, r, s);
+	ladders(out, r, s);
 	for (size_t i = 0; i < r->findings->n; i++)
 		finding(out, r, s, i, r->findings->v[i]);
 	not_evaluated(out, r, s);

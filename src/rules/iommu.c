@@ -228,10 +228,15 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 		    "waits for the IOTLB invalidation to finish",
 		    pd_iommu_mode_name(h->iommu.mode), h->iommu.reason ?
 		    h->iommu.reason : "unknown"));
-		if (lazy)
+		if (lazy) {
 			gain_lazy(f);
-		else
+		} else {
 			gain_strict(out, f, h, p, &s);
+			f->lever = (struct pd_lever){ .kind = PD_LEVER_IOMMU_LAZY,
+				.profile = p, .cores = g->name,
+				.f_self = s.f_self, .f_incl = s.f_incl,
+				.busy = g->total > 0 ? busy(g) / g->total : 0 };
+		}
 		if (!p->groups[0].n_cpus || p->n_groups < 2) {
 			/* the share is over all CPUs: busy little cores, or
 			 * a core type doing other work, dilute or hide it */

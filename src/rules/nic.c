@@ -34,47 +34,14 @@ struct card_view {
 	double busiest;
 };
 
-/* Links are told apart by root port (else by the PF's bus); physical
- * ports by function number, which socket-direct cards keep per port. */
-static bool
-same_link(const struct pd_pf_path *a, const struct pd_pf_path *b)
-{
-	if (a->root || b->root)
-		return a->root == b->root;
-	return a->pf->domain == b->pf->domain && a->pf->bus == b->pf->bus;
-}
-
 static double
 capacity(const struct card_view *cv, const bool *active)
 {
-	unsigned total = 0;
-	double cap = INFINITY;
+	double link[PD_CARD_MAX_PFS];
 
 	for (unsigned i = 0; i < cv->n; i++)
-		total += active[i];
-	if (total == 0)
-		return 0;
-	for (unsigned i = 0; i < cv->n; i++) {
-		unsigned on_link = 0, on_port = 0;
-
-		if (!active[i])
-			continue;
-		for (unsigned k = 0; k < cv->n; k++) {
-			on_link += active[k] && same_link(&cv->p[i], &cv->p[k]);
-			on_port += active[k] && cv->p[i].pf->fn == cv->p[k].pf->fn;
-		}
-		double l = cv->p[i].ceiling_gbs * total / on_link;
-
-		if (l > 0 && l < cap)
-			cap = l;
-		if (cv->p[i].port_gbs > 0) {
-			double pcap = cv->p[i].port_gbs * total / on_port;
-
-			if (pcap < cap)
-				cap = pcap;
-		}
-	}
-	return cap;
+		link[i] = cv->p[i].ceiling_gbs;
+	return pd_card_capacity(cv->p, link, active, cv->n, NULL);
 }
 
 static bool
@@ -203,7 +170,8 @@ idle_gain(struct pd_findings *out, struct pd_finding *f,
 
 static void
 emit_idle(const struct pd_rule *self, const struct pd_host *h,
-    struct pd_findings *out, const struct card_view *cv, const bool *active)
+    struct pd_findings *out, const struct pd_card *card,
+    const struct card_view *cv, const bool *active)
 {
 	bool all[PD_CARD_MAX_PFS];
 	char subject[256] = "", busy[512] = "", a[32], b[32];
@@ -245,6 +213,9 @@ emit_idle(const struct pd_rule *self, const struct pd_host *h,
 		    "PFs received %s: nothing connects through it.", subject,
 		    a, cv->rates ? "" : " since boot", busy);
 	idle_gain(out, f, cv, hi, now, full, observed);
+	if (cv->rates)
+		f->lever = (struct pd_lever){ .kind = PD_LEVER_ALL_PFS,
+			.card = card };
 	idle_fix(out, f, flux, idle->nd->name);
 	f->verify = pd_arena_printf(out->arena, "watch -n1 \"ethtool -S %s | "
 	    "grep -w rx_bytes\" climbs under load", idle->nd->name);
@@ -276,7 +247,7 @@ check_idle_pf(const struct pd_rule *self, const struct pd_host *h,
 			n_idle += !active[i];
 		}
 		if (n_idle)
-			emit_idle(self, h, out, &cv, active);
+			emit_idle(self, h, out, c, &cv, active);
 	}
 }
 
@@ -344,6 +315,9 @@ lro_finding(const struct pd_rule *self, const struct pd_host *h,
 	    "", blocker ? blocker : "");
 	f->gain_lo = 0;
 	f->gain_hi = 20;
+	if (!blocker)
+		f->lever = (struct pd_lever){ .kind = PD_LEVER_EFFICIENCY,
+			.netdev = v[0], .share_lo = 0, .share_hi = 0.02 };
 	f->gain_basis = "measured in a comparable case: GB10 with ConnectX-7, "
 	    "LRO on gave about +2 % to the kernel NVMe/TCP initiator and "
 	    "nothing measurable to SPDK";

@@ -166,9 +166,37 @@ mps_confidence_risk(struct pd_finding *f, bool complete,
 	    "that support less can fail; keep the default on such systems";
 }
 
+/* The links of the group (told apart by root port) and the card's
+ * capacity with every function in use, at MaxPayload cur and best. */
+static unsigned
+group_links(const struct pd_pcidev **grp, unsigned n, int cur, int best,
+    double *old_cap, double *new_cap)
+{
+	struct pd_pf_path p[MAX_GROUP];
+	double lo[MAX_GROUP], hi[MAX_GROUP];
+	bool all[MAX_GROUP];
+	unsigned links = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		bool seen = false;
+
+		p[i] = grp[i]->path;
+		lo[i] = pd_pcie_ceiling_gbs(p[i].mts, p[i].width, cur);
+		hi[i] = pd_pcie_ceiling_gbs(p[i].mts, p[i].width, best);
+		all[i] = true;
+		for (unsigned k = 0; k < i && !seen; k++)
+			seen = pd_same_link(&p[k], &p[i]);
+		links += !seen;
+	}
+	*old_cap = pd_card_capacity(p, lo, all, n, NULL);
+	*new_cap = pd_card_capacity(p, hi, all, n, NULL);
+	return links;
+}
+
 static void
-emit_mps(const struct pd_rule *self, const struct pd_host *h,
-    struct pd_findings *out, const struct pd_pcidev **grp, unsigned n)
+emit_mps_on(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out, const struct pd_pcidev **grp, unsigned n,
+    const struct pd_card *card)
 {
 	const struct pd_pcidev *first = grp[0], *root = NULL;
 	int cur, best;
@@ -186,16 +214,27 @@ emit_mps(const struct pd_rule *self, const struct pd_host *h,
 	link_rate(first, &mts, &width);
 	double old_c = pd_pcie_ceiling_gbs(mts, width, cur);
 	double new_c = pd_pcie_ceiling_gbs(mts, width, best);
-	double ports = ports_gbs(grp, n);
+	double ports = ports_gbs(grp, n), old_cap, new_cap;
+	unsigned links = group_links(grp, n, cur, best, &old_cap, &new_cap);
 	int model = pd_gain_tenths(pd_pcie_tlp_eff(best) /
 	    pd_pcie_tlp_eff(cur));
-	int hi = ports > 0 ? pd_gain_tenths(min_d(new_c, ports) /
-	    min_d(old_c, ports)) : model;
+	int hi = ports > 0 ? pd_gain_tenths(new_cap / old_cap) : model;
 	struct pd_finding *f = pd_finding_new(out, self, h, subject);
+
+	f->lever = (struct pd_lever){ .kind = PD_LEVER_MPS, .card = card,
+		.dev = first, .mps_to = best };
+	if (links > 1)
+		ports = new_cap;	/* what the ports let the links carry */
 
 	f->gain_hi = hi;
 	f->gain_lo = (hi * 76 + 50) / 100;
-	if (root)
+	if (root && links > 1)
+		pd_finding_summary(out, f, "%s run MaxPayload %d bytes although "
+		    "they and every port up to their %u root ports support %d "
+		    "bytes: each %s x%d link's payload ceiling is %.1f GB/s "
+		    "instead of %.1f GB/s.", subject, cur, links, best,
+		    pd_pcie_speed_name(mts), width, old_c, new_c);
+	else if (root)
 		pd_finding_summary(out, f, "%s run%s MaxPayload %d bytes "
 		    "although %s and every port up to root port %s support "
 		    "%d bytes: the %s x%d link's payload ceiling is %.1f GB/s "
@@ -239,6 +278,13 @@ emit_mps(const struct pd_rule *self, const struct pd_host *h,
 	pd_finding_evidence(f, &h->ev_cmdline);
 }
 
+static void
+emit_mps(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out, const struct pd_pcidev **grp, unsigned n)
+{
+	emit_mps_on(self, h, out, grp, n, NULL);
+}
+
 typedef void emit_fn(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out, const struct pd_pcidev **grp, unsigned n);
 
@@ -269,20 +315,51 @@ per_device(const struct pd_rule *self, const struct pd_host *h,
 }
 
 static bool
-mps_candidate(const struct pd_host *h, const struct pd_pcidev *d)
+in_card(const struct pd_host *h, const struct pd_pcidev *d,
+    const struct pd_card **card)
+{
+	for (const struct pd_card *c = h->cards; c; c = c->next)
+		for (unsigned i = 0; i < c->n_pfs; i++)
+			if (c->pfs[i] == d) {
+				if (card)
+					*card = c;
+				return true;
+			}
+	return false;
+}
+
+static bool
+mps_fixable(const struct pd_pcidev *d)
 {
 	bool complete;
 	const struct pd_pcidev *root;
 
-	(void)h;
 	return link_end(d) && d->mps > 0 && d->mps_cap > 0 &&
 	    d->mps < path_mps_cap(d, &complete, &root);
 }
 
+static bool
+mps_candidate(const struct pd_host *h, const struct pd_pcidev *d)
+{
+	return mps_fixable(d) && !in_card(h, d, NULL);
+}
+
+/* One finding per NIC (its links take one command line together), one
+ * per device for everything else. */
 static void
 check_mps(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
 {
+	for (const struct pd_card *c = h->cards; c; c = c->next) {
+		const struct pd_pcidev *grp[MAX_GROUP];
+		unsigned n = 0;
+
+		for (unsigned i = 0; i < c->n_pfs && n < MAX_GROUP; i++)
+			if (mps_fixable(c->pfs[i]))
+				grp[n++] = c->pfs[i];
+		if (n)
+			emit_mps_on(self, h, out, grp, n, c);
+	}
 	per_device(self, h, out, mps_candidate, emit_mps);
 }
 
@@ -373,6 +450,11 @@ emit_link(const struct pd_rule *self, const struct pd_host *h,
 	f->gain_lo = f->gain_hi = ports > 0 ?
 	    pd_gain_tenths(min_d(could * payload, ports) /
 	    min_d(now * payload, ports)) : pd_gain_tenths(could / now);
+	in_card(h, d, &f->lever.card);
+	f->lever.kind = PD_LEVER_LINK_TRAIN;
+	f->lever.dev = d;
+	f->lever.mts_to = cap_mts;
+	f->lever.width_to = cap_w;
 	pd_finding_summary(out, f, "%s (%s) trained at %s x%d although %s "
 	    "support%s %s x%d: %.2f GB/s raw instead of %.2f GB/s.", subject,
 	    d->class_name ? d->class_name : "device",

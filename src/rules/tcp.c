@@ -168,6 +168,11 @@ captured(const struct pd_rule *self, const struct pd_host *h,
 		gso_common(out, f, guest_if(out, h, v->ifname, limit > 0 ?
 		    limit : 64000), limit > 0 ? limit : 64000);
 		gso_gain(f, out, p, dp, fp->last_ts - fp->first_ts);
+		if (p->netdev)
+			f->lever = (struct pd_lever){ .kind = PD_LEVER_SW_GSO,
+				.netdev = p->netdev, .capture = p,
+				.share_lo = REF_LO / 1000.0,
+				.share_hi = REF_HI / 1000.0 };
 		f->confidence = 80;
 		struct pd_chart *c = pd_arena_alloc(out->arena, sizeof(*c));
 

@@ -1,0 +1,209 @@
+/* Builds a host's path: the busiest card and its PFs, the fixes the
+ * rules found on it, the observed throughput, and what binds now. */
+#include <math.h>
+#include <string.h>
+#include "finalize/cardlink.h"
+#include "ladder/path.h"
+#include "pathdoctor/arena.h"
+#include "pathdoctor/profile.h"
+
+#define IDLE_SHARE 0.01		/* a PF below 1 % of the busiest is idle */
+#define HW_CLOSE 0.80		/* observed from 80 % of a ceiling: binds */
+#define CPU_BUSY 0.50		/* cores at least half busy */
+#define CPU_FIRE 0.05		/* invalidation share that can bind */
+
+static double
+card_rate(const struct pd_card *c)
+{
+	double sum = 0;
+
+	for (unsigned i = 0; i < c->n_pfs; i++) {
+		const struct pd_pf_path *p = &c->pfs[i]->path;
+
+		if (p->rx_known && p->rx_is_rate)
+			sum += p->rx;
+		if (p->nd && p->nd->kstat_rate.known)
+			sum += p->nd->kstat_rate.rx_per_s +
+			    p->nd->kstat_rate.tx_per_s;
+	}
+	return sum;
+}
+
+/* The card that carries most, else the first with a joined netdev
+ * (with a workload output, the path is the NIC's). */
+static const struct pd_card *
+busiest_card(const struct pd_host *h)
+{
+	const struct pd_card *best = NULL;
+	double most = -1;
+
+	for (const struct pd_card *c = h->cards; c; c = c->next) {
+		bool joined = false;
+
+		for (unsigned i = 0; i < c->n_pfs; i++)
+			joined = joined || c->pfs[i]->netdev;
+		if (joined && card_rate(c) > most) {
+			most = card_rate(c);
+			best = c;
+		}
+	}
+	return best;
+}
+
+static void
+view_pfs(struct path *p)
+{
+	double busiest = 0;
+	bool rates = false;
+
+	for (unsigned i = 0; i < p->card->n_pfs; i++) {
+		p->pf[p->n_pf] = p->card->pfs[i]->path;
+		if (p->pf[p->n_pf].rx_known && p->pf[p->n_pf].rx_is_rate) {
+			rates = true;
+			if (p->pf[p->n_pf].rx > busiest)
+				busiest = p->pf[p->n_pf].rx;
+		}
+		p->n_pf++;
+	}
+	for (unsigned i = 0; i < p->n_pf; i++)
+		p->active[i] = p->pf[i].nd && (!rates || (p->pf[i].rx_is_rate &&
+		    p->pf[i].rx >= IDLE_SHARE * busiest));
+}
+
+static bool
+spdk_name(const char *s)
+{
+	return s && (strncmp(s, "spdk_", 5) == 0 || strstr(s, "spdk") ||
+	    strncmp(s, "nvme_tcp_qpair_process_completions", 34) == 0);
+}
+
+/* SPDK polls its queues from user space: its cores are always busy. */
+static bool
+polling(const struct pd_host *h)
+{
+	for (const struct pd_workload *w = h->workloads; w; w = w->next)
+		if (strcmp(w->tool, "spdk_nvme_perf") == 0)
+			return true;
+	for (const struct pd_profile *pr = h->profiles; pr; pr = pr->next) {
+		for (unsigned i = 0; i < pr->n_dsos; i++)
+			if (spdk_name(pr->dsos[i].name))
+				return true;
+		for (unsigned i = 0; i < pr->n_syms && i < 64; i++)
+			if (!pr->syms[i].kernel && spdk_name(pr->syms[i].name))
+				return true;
+	}
+	return false;
+}
+
+static bool
+on_path(const struct path *p, const struct pd_lever *lv)
+{
+	if (lv->card)
+		return lv->card == p->card;
+	if (lv->netdev)
+		for (unsigned i = 0; i < p->n_pf; i++)
+			if (p->pf[i].nd == lv->netdev)
+				return true;
+	return !lv->netdev && (lv->kind == PD_LEVER_IOMMU_LAZY ||
+	    lv->kind == PD_LEVER_EFFICIENCY);
+}
+
+static void
+collect_fixes(struct path *p, struct pd_findings *fs)
+{
+	for (size_t i = 0; i < fs->n && p->n_fix < PD_LADDER_STEPS; i++) {
+		struct pd_finding *f = fs->v[i];
+
+		if (f->host != p->h || f->lever.kind == PD_LEVER_NONE ||
+		    !on_path(p, &f->lever))
+			continue;
+		if (f->lever.kind == PD_LEVER_IOMMU_LAZY) {
+			if (p->iommu)
+				continue;	/* one per host: the first */
+			p->iommu = &f->lever;
+		}
+		p->fix[p->n_fix++] = (struct path_fix){ f, &f->lever };
+	}
+}
+
+static bool
+has_kind(const struct path *p, enum pd_lever_kind k)
+{
+	for (unsigned i = 0; i < p->n_fix; i++)
+		if (p->fix[i].lv->kind == k)
+			return true;
+	return false;
+}
+
+static const char *
+rate(struct pd_arena *a, double gbs)
+{
+	return pd_rate_str(a, gbs * 1e9);
+}
+
+/* What binds now, and how the evidence says so. */
+static void
+decide(struct path *p)
+{
+	p->binds = BIND_HW;	/* provisional: eval reads a_meas = 1 */
+	p->a_meas = 1;
+	struct outcome hw = pd_path_eval(p, 0, -1, EST_EXP, EST_EXP);
+	double close = p->observed / hw.hw_ideal;
+	const struct pd_lever *io = p->iommu;
+
+	if (isfinite(hw.hw_ideal) && close >= HW_CLOSE) {
+		p->a_meas = close > 1 ? 1 : close;
+		p->binds_how = pd_arena_printf(p->a, "the observed %s is %.0f "
+		    "%% of what %s carries%s", rate(p->a, p->observed),
+		    100 * close,
+		    hw.binds, close > 1 ? " (above it: the ceiling is taken "
+		    "as reached)" : "");
+		return;
+	}
+	if (io && !p->polling && io->busy >= CPU_BUSY &&
+	    io->f_self >= CPU_FIRE) {
+		p->binds = BIND_CPU;
+		p->binds_how = pd_arena_printf(p->a, "the observed %s is %.0f "
+		    "%% of the hardware's ceiling while the %s cores are %.0f %% "
+		    "busy, %.0f %% of it in strict IOMMU invalidation",
+		    rate(p->a, p->observed), 100 * close, io->cores,
+		    100 * io->busy, 100 * io->f_self);
+		return;
+	}
+	if (has_kind(p, PD_LEVER_SW_GSO)) {
+		p->binds = BIND_SWGSO;
+		p->binds_how = pd_arena_printf(p->a, "the captures show the "
+		    "host segmenting the guest's GSO packets in software, and "
+		    "the observed %s is %.0f %% of the hardware's ceiling",
+		    rate(p->a, p->observed), 100 * close);
+		return;
+	}
+	p->binds = BIND_UNKNOWN;
+	p->binds_how = pd_arena_printf(p->a, "the observed %s is only %.0f %% "
+	    "of the hardware's ceiling and nothing in the bundle shows what "
+	    "else binds%s", rate(p->a, p->observed), isfinite(close) ?
+	    100 * close : 0,
+	    p->polling ? " (a polling initiator is always busy, so its busy "
+	    "share says nothing)" : " (add a perf record -a -g profile taken "
+	    "under the load)");
+}
+
+bool
+pd_path_build(struct path *p, const struct pd_host *h,
+    struct pd_findings *fs)
+{
+	memset(p, 0, sizeof(*p));
+	p->h = h;
+	p->a = fs->arena;
+	p->card = busiest_card(h);
+	if (!p->card)
+		return false;
+	view_pfs(p);
+	if (!pd_path_observed(p))
+		return false;
+	p->strict = h->iommu.mode == PD_IOMMU_STRICT;
+	p->polling = polling(h);
+	collect_fixes(p, fs);
+	decide(p);
+	return true;
+}

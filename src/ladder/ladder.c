@@ -1,0 +1,232 @@
+/* The ladder: from the observed throughput, the fixes in the order that
+ * raises the path most at each step, each step's low, expected and high
+ * throughput capped by what binds next, and the findings' gains taken
+ * from their step. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "base/gain.h"
+#include "finalize/cardlink.h"
+#include "ladder/path.h"
+#include "pathdoctor/arena.h"
+#include "pathdoctor/rule.h"
+
+#define GAIN_EPS 1e-9	/* GB/s: equal outcomes compare equal */
+
+const char *
+pd_ladder_dir_name(enum pd_ladder_dir d)
+{
+	return d == PD_LADDER_TRANSMIT ? "transmit" : "receive";
+}
+
+static const char *
+rate(struct pd_arena *a, double gbs)
+{
+	return pd_rate_str(a, gbs * 1e9);
+}
+
+/* The unmade fix that leaves the path carrying most; ties go to the
+ * higher high end, then to the finding ranked first. */
+static int
+next_fix(const struct path *p, unsigned mask)
+{
+	int best = -1;
+	double b_exp = 0, b_hi = 0;
+
+	for (unsigned i = 0; i < p->n_fix; i++) {
+		if ((mask >> i) & 1u)
+			continue;
+		unsigned m = mask | 1u << i;
+		double e = pd_path_eval(p, m, (int)i, EST_EXP, EST_EXP).gbs;
+		double h = pd_path_eval(p, m, (int)i, EST_HI, EST_HI).gbs;
+
+		if (best < 0 || e > b_exp + GAIN_EPS ||
+		    (fabs(e - b_exp) <= GAIN_EPS && h > b_hi + GAIN_EPS)) {
+			best = (int)i;
+			b_exp = e;
+			b_hi = h;
+		}
+	}
+	return best;
+}
+
+/* What the fix changes, in words, for the step's basis. */
+static const char *
+lever_text(const struct path *p, const struct pd_lever *lv, double before,
+    const struct outcome *o)
+{
+	struct pd_arena *a = p->a;
+
+	switch (lv->kind) {
+	case PD_LEVER_IOMMU_LAZY:
+		if (p->binds == BIND_CPU)
+			return pd_arena_printf(a, "lazy invalidation frees the "
+			    "%s cores' %.0f %% of busy time: at least the Amdahl "
+			    "bound 1/(1-f) = %.2fx (the low end); measured on "
+			    "GB10 (f = 0.57: 3.9x against a 2.3x bound, the "
+			    "invalidation queue's lock serialising the other "
+			    "cores) the reads then rose until the hardware bound "
+			    "them, so the expected and high ends are %s", lv->cores,
+			    100 * lv->f_self, pd_amdahl(lv->f_self),
+			    lv->f_self >= 0.3 ? "what binds next" :
+			    "the Amdahl bound with what runs below it");
+		return pd_arena_printf(a, "lazy invalidation returns what "
+		    "strict-mode translation costs the links (the "
+		    "iommu-translation stage)%s", lv->f_self > 0 ?
+		    pd_arena_printf(a, " and %.0f %% of the %s cores' busy "
+		    "time", 100 * lv->f_self, lv->cores) : "");
+	case PD_LEVER_MPS:
+		return pd_arena_printf(a, "MaxPayload %d raises each link's TLP "
+		    "payload efficiency to %.1f %%", lv->mps_to,
+		    100 * pd_pcie_tlp_eff(lv->mps_to));
+	case PD_LEVER_LINK_TRAIN:
+		return pd_arena_printf(a, "the link at its capability carries "
+		    "%.2f GB/s raw", pd_pcie_raw_gbs(lv->mts_to, lv->width_to));
+	case PD_LEVER_ALL_PFS:
+		return "traffic through every PF spreads it over all the card's "
+		    "links and ports";
+	case PD_LEVER_EFFICIENCY:
+		return pd_arena_printf(a, "returns %.0f to %.0f %% of the "
+		    "throughput where the hardware binds", 100 * lv->share_lo,
+		    100 * lv->share_hi);
+	case PD_LEVER_SW_GSO:
+		return pd_arena_printf(a, "without software segmentation the "
+		    "flow runs until %s binds; expected: the measured +%.0f %% "
+		    "(Proxmox guest behind an RTL8125, 1.76 -> 2.13 Gbit/s)",
+		    o->hw_binds, 100 * (lv->share_lo + lv->share_hi) / 2);
+	case PD_LEVER_NONE:
+		break;
+	}
+	(void)before;
+	return "";
+}
+
+static void
+set_finding(const struct path *p, struct pd_ladder_step *s, unsigned n,
+    double before)
+{
+	struct pd_finding *f = s->finding;
+
+	f->ladder_step = n;
+	f->gain_lo = pd_gain_tenths(s->lo / 1e9 / before);
+	f->gain_hi = pd_gain_tenths(s->hi / 1e9 / before);
+	f->gain_basis = pd_arena_printf(p->a, "ladder step %u on %s: %s "
+	    "(the rule's own model: %s)", n, p->h->name, s->basis,
+	    f->gain_basis ? f->gain_basis : "none");
+}
+
+static void
+climb(const struct path *p, struct pd_ladder *l)
+{
+	unsigned mask = 0;
+	double prev = p->observed;
+
+	while (l->n_steps < p->n_fix) {
+		int i = next_fix(p, mask);
+		unsigned m = mask | 1u << i;
+		struct outcome o = pd_path_eval(p, m, i, EST_EXP, EST_EXP);
+		double lo = pd_path_eval(p, m, i, EST_LO, EST_LO).gbs;
+		double hi = pd_path_eval(p, m, i, EST_HI, EST_HI).gbs;
+		double e = o.gbs < prev ? prev : o.gbs;
+		struct pd_ladder_step *s = &l->steps[l->n_steps];
+
+		lo = lo < prev ? prev : lo > e ? e : lo;
+		hi = hi < e ? e : hi;
+		*s = (struct pd_ladder_step){ .finding = p->fix[i].f,
+			.lo = lo * 1e9, .expected = e * 1e9, .hi = hi * 1e9,
+			.bottleneck_after = o.binds };
+		s->basis = pd_arena_printf(p->a, "%s; from %s to %s .. %s, "
+		    "expected %s (%s), as %s binds next%s",
+		    lever_text(p, p->fix[i].lv, prev, &o), rate(p->a, prev),
+		    rate(p->a, lo), rate(p->a, hi), rate(p->a, e),
+		    e > prev + GAIN_EPS ? pd_arena_printf(p->a, "%+.1f %%",
+		    100 * (e / prev - 1)) : "no gain while it binds", o.binds,
+		    lo < e || hi > e ? "; low and high ends: 90 and 99 % of "
+		    "a hardware ceiling realised (measured 91 to 99 % on GB10 "
+		    "and the Proxmox host)" : "");
+		l->n_steps++;
+		set_finding(p, s, l->n_steps, prev);
+		mask = m;
+		prev = e;
+	}
+}
+
+static void
+ceiling(const struct path *p, struct pd_ladder *l)
+{
+	unsigned all = p->n_fix ? (1u << p->n_fix) - 1 : 0;
+	struct outcome o = pd_path_eval(p, all, -1, EST_EXP, EST_EXP);
+
+	l->ceiling = isfinite(o.hw_ideal) ? o.hw_ideal * 1e9 : 0;
+	l->ceiling_stage = o.hw_binds;
+	l->ceiling_basis = pd_arena_printf(p->a, "%s with every fix on this "
+	    "ladder made, as the stages' arithmetic gives it", o.hw_binds);
+}
+
+static const char *
+fix_list(const struct path *p, const struct pd_ladder *l)
+{
+	const char *s = "";
+
+	for (unsigned i = 0; i < l->n_steps; i++) {
+		const struct pd_ladder_step *st = &l->steps[i];
+
+		s = pd_arena_printf(p->a, "%s; fix %u, %s on %s -> about %s",
+		    s, i + 1, st->finding->rule->id, st->finding->subject,
+		    rate(p->a, st->expected / 1e9));
+	}
+	return s;
+}
+
+static void
+verdict(const struct path *p, struct pd_ladder *l)
+{
+	double share = l->ceiling > 0 ? p->observed * 1e9 / l->ceiling : 0;
+
+	l->verdict = pd_arena_printf(p->a, "%s %s at %s (%s, %s), %.0f %% of "
+	    "the %s ceiling of %s; the bottleneck is %s: %s%s%s.",
+	    p->h->name, p->dir == PD_LADDER_RECEIVE ? "receives" : "sends",
+	    rate(p->a, p->observed), p->source, p->what, 100 * share,
+	    rate(p->a, l->ceiling / 1e9), l->ceiling_stage, l->bottleneck,
+	    p->binds_how, l->n_steps ? fix_list(p, l) : "; no fix on this "
+	    "path is left", l->n_steps ? "" : "");
+}
+
+static struct pd_ladder *
+ladder_of(const struct path *p)
+{
+	struct pd_ladder *l = pd_arena_alloc(p->a, sizeof(*l));
+	struct outcome now = pd_path_eval(p, 0, -1, EST_EXP, EST_EXP);
+
+	l->host = p->h;
+	l->dir = p->dir;
+	l->observed = p->observed * 1e9;
+	l->observed_source = p->source;
+	l->observed_what = p->what;
+	l->observed_ev = p->ev;
+	l->bottleneck = now.binds;
+	l->bottleneck_how = p->binds_how;
+	pd_path_stages(p, l);
+	climb(p, l);
+	ceiling(p, l);
+	verdict(p, l);
+	return l;
+}
+
+struct pd_ladder *
+pd_ladders_build(const struct pd_model *m, struct pd_findings *fs)
+{
+	struct pd_ladder *head = NULL, **tail = &head;
+
+	pd_findings_rank(fs);	/* the fixes' order breaks ties */
+	for (const struct pd_host *h = m->hosts; h; h = h->next) {
+		struct path p;
+
+		if (!pd_path_build(&p, h, fs))
+			continue;
+		*tail = ladder_of(&p);
+		tail = &(*tail)->next;
+	}
+	pd_findings_rank(fs);
+	return head;
+}

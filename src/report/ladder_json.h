@@ -1,0 +1,11 @@
+/* The "ladders" array of the JSON report (src/report/ladder_json.c). */
+#ifndef PD_LADDER_JSON_H
+#define PD_LADDER_JSON_H
+
+#include <jansson.h>
+
+struct pd_ladder;
+
+json_t *pd_ladders_json(const struct pd_ladder *ladders);
+
+#endif
