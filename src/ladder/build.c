@@ -142,8 +142,8 @@ rate(struct pd_arena *a, double gbs)
 }
 
 /* What binds now, and how the evidence says so. */
-static void
-decide(struct path *p)
+void
+pd_path_decide(struct path *p)
 {
 	p->binds = BIND_HW;	/* provisional: eval reads a_meas = 1 */
 	p->a_meas = 1;
@@ -204,6 +204,6 @@ pd_path_build(struct path *p, const struct pd_host *h,
 	p->strict = h->iommu.mode == PD_IOMMU_STRICT;
 	p->polling = polling(h);
 	collect_fixes(p, fs);
-	decide(p);
+	pd_path_decide(p);
 	return true;
 }

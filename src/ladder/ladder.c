@@ -115,8 +115,8 @@ set_finding(const struct path *p, struct pd_ladder_step *s, unsigned n,
 	    f->gain_basis ? f->gain_basis : "none");
 }
 
-static void
-climb(const struct path *p, struct pd_ladder *l)
+void
+pd_ladder_climb(const struct path *p, struct pd_ladder *l)
 {
 	unsigned mask = 0;
 	double prev = p->observed;
@@ -207,7 +207,7 @@ ladder_of(const struct path *p)
 	l->bottleneck = now.binds;
 	l->bottleneck_how = p->binds_how;
 	pd_path_stages(p, l);
-	climb(p, l);
+	pd_ladder_climb(p, l);
 	ceiling(p, l);
 	verdict(p, l);
 	return l;

@@ -66,6 +66,10 @@ struct outcome pd_path_eval(const struct path *p, unsigned mask, int which,
 double pd_strict_xlate_loss(int mps);
 /* The stages with their ceilings as the host is now. */
 void pd_path_stages(const struct path *p, struct pd_ladder *l);
+/* What binds now (p->binds, a_meas, binds_how), from the evidence. */
+void pd_path_decide(struct path *p);
+/* The steps of l: the fixes in the order that raises the path most. */
+void pd_ladder_climb(const struct path *p, struct pd_ladder *l);
 /* The observed throughput of h's main direction; false when none. */
 bool pd_path_observed(struct path *p);
 
