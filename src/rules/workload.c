@@ -49,8 +49,10 @@
  * request pool dry ("starting I/O failed: -12"). */
 #define POOL_Q 8
 /* fio-shared-devices: the slowest device taken at no less than half
- * the others' pace; a larger spread is a fault of that device, which
- * any per-device run shows at once. */
+ * the others' pace, as when its path shares a PCIe link or port that
+ * the others have alone (GB10: one Gen5 x4 link 14.8 GB/s, two 28.9);
+ * a larger spread is a fault of that device, which any per-device run
+ * shows at once. */
 #define PACE_RATIO 2.0
 /* Nothing in fio's total says the devices differ at all: a bounded
  * guess, below every rule that sees its cause. */
@@ -515,9 +517,11 @@ shared_finding(const struct pd_rule *self, const struct pd_host *h,
 	f->gain_basis = pd_arena_printf(out->arena, "model: %d devices fed "
 	    "equally deliver %d x the slowest; one job each, the sum of their "
 	    "own paces; 0 when they keep one pace, at most +%d %% with the "
-	    "slowest at half the others' pace (a larger spread is a fault of "
-	    "that device, which any per-device run shows); fio's total alone "
-	    "cannot tell which", n, n, f->gain_hi / 10);
+	    "slowest at half the others' pace, as when its path shares a link "
+	    "or port the others have alone (GB10 with ConnectX-7: one Gen5 x4 "
+	    "link 14.8 GB/s, both 28.9); a larger spread is a fault of that "
+	    "device, which any per-device run shows; fio's total alone cannot "
+	    "tell which", n, n, f->gain_hi / 10);
 	f->confidence = SHARED_CONF;
 	f->confidence_note = "the devices' own paces are not in the bundle: "
 	    "run one job per device, or iostat -x 1 during the shared run "
