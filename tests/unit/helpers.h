@@ -96,5 +96,6 @@ int test_group_nic(void);
 int test_group_capture(void);
 int test_group_profile(void);
 int test_group_workload(void);
+int test_group_wlrules(void);
 
 #endif
