@@ -349,8 +349,8 @@ fio_in_flight(const struct pd_rule *self, const struct pd_host *h,
 	    t.procs * depth, t.procs * depth > best ? "; fewer processes "
 	    "(numjobs) bring it nearer the best" : "");
 	f->verify = pd_arena_printf(out->arena, "run the job at iodepth=%d "
-	    "and at %d for the same time: the read bandwidth at %d is not "
-	    "lower", depth, t.depth > 0 ? t.depth : t.first->iodepth, depth);
+	    "and as it was for the same time: the read bandwidth at %d is not "
+	    "lower", depth, depth);
 	for (const struct pd_wl_job *j = w->jobs; j; j = j->next)
 		if (big_reads(j->rw, j->bs))
 			pd_finding_evidence(f, &j->ev);
