@@ -290,8 +290,8 @@ in_flight_gain(struct pd_findings *out, struct pd_finding *f, bool spdk,
 	if (spdk) {
 		f->gain_lo = SPDK_LO;
 		f->gain_hi = SPDK_HI;
-		f->lever.share_lo = 0;
-		f->lever.share_hi = 0.05;
+		f->lever.share_lo = SPDK_LO / 1000.0;	/* tenths of % */
+		f->lever.share_hi = SPDK_HI / 1000.0;
 		f->gain_basis = "measured in a comparable case: GB10 reading "
 		    "NVMe/TCP over ConnectX-7, SPDK read best near 20 reads in "
 		    "flight in total; its loss beyond was not published, so the "
@@ -304,8 +304,8 @@ in_flight_gain(struct pd_findings *out, struct pd_finding *f, bool spdk,
 	}
 	f->gain_lo = KERNEL_LO;
 	f->gain_hi = KERNEL_HI;
-	f->lever.share_lo = 0.03;
-	f->lever.share_hi = 0.05;
+	f->lever.share_lo = KERNEL_LO / 1000.0;	/* 0.03 */
+	f->lever.share_hi = KERNEL_HI / 1000.0;	/* 0.05 */
 	f->gain_basis = "measured in a comparable case: GB10 reading NVMe/TCP "
 	    "over ConnectX-7 with 1 MiB reads, the kernel initiator read best "
 	    "near 40 reads in flight in total across the namespaces and 3 to "
