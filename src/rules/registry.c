@@ -8,12 +8,14 @@ extern const struct pd_rule_group pd_rules_pcie;
 extern const struct pd_rule_group pd_rules_iommu;
 extern const struct pd_rule_group pd_rules_nic;
 extern const struct pd_rule_group pd_rules_tcp;
+extern const struct pd_rule_group pd_rules_workload;
 
 const struct pd_rule_group *const pd_rule_groups[] = {
 	&pd_rules_iommu,
 	&pd_rules_pcie,
 	&pd_rules_nic,
 	&pd_rules_tcp,
+	&pd_rules_workload,
 	NULL,
 };
 

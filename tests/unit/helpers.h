@@ -97,5 +97,6 @@ int test_group_capture(void);
 int test_group_profile(void);
 int test_group_workload(void);
 int test_group_ladder(void);
+int test_group_wlrules(void);
 
 #endif

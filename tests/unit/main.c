@@ -19,5 +19,6 @@ main(void)
 	failed += test_group_profile();
 	failed += test_group_workload();
 	failed += test_group_ladder();
+	failed += test_group_wlrules();
 	return failed ? 1 : 0;
 }
