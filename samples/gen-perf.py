@@ -389,18 +389,33 @@ def frame_addr(rnd, fn, leaf):
     return start + 4 * (size // 8) + 4
 
 
-def perf_script(seed, host, scale_div=1):
-    """perf script -i perf.data (perf 6.x, -a -g) of the SPDK poller,
-    every count divided by scale_div."""
+def kernel_groups(kind):
+    """mix(kind) as spdk_mix() gives it: the kernel initiator's work."""
+    big, big_idle, little, little_idle = mix(kind)
+    return [(range(0, 10), "kworker/u80:3", big, big_idle // 2),
+            (range(10, 20), "kworker/u80:3", little, little_idle // 2)]
+
+
+def perf_script(seed, host, scale_div=1, kind="spdk"):
+    """perf script -i perf.data (perf 6.x, -a -g) of the SPDK poller, or
+    of the kernel initiator for a perf.data mix, every count divided by
+    scale_div."""
     rnd = Rand(seed)
     samples = []
-    for cpus, comm, mixes, idle in spdk_mix():
-        for cpu in cpus:
-            name = comm % cpu if "%" in comm else comm
-            for stack, count in mixes + [(IDLE, idle)]:
-                for _ in range(count // scale_div):
-                    samples.append((cpu, name if stack is not IDLE
-                                    else "swapper", stack))
+    groups = spdk_mix() if kind == "spdk" else [
+        (c, n, [(st, k // 2) for st, k in m], i)
+        for c, n, m, i in kernel_groups(kind)]
+    for cpus, comm, mixes, idle in groups:
+        # count per CPU times the group's CPUs, divided, then dealt out
+        # round the CPUs: the shares per core type stay as in the mix
+        k = 0
+        for stack, count in mixes + [(IDLE, idle)]:
+            for _ in range(count * len(cpus) // scale_div):
+                cpu = cpus[k % len(cpus)]
+                k += 1
+                name = comm % cpu if "%" in comm else comm
+                samples.append((cpu, name if stack is not IDLE
+                                else "swapper", stack))
     order = list(range(len(samples)))
     for i in range(len(order) - 1, 0, -1):
         j = rnd.next(i + 1)
@@ -456,10 +471,12 @@ def write(path, data):
 
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--script":
-        # --script HOST DIV FILE: an SPDK profile's perf script text, its
+        # --script HOST DIV FILE [MIX]: the SPDK profile (or the kernel
+        # initiator's, MIX strict, lazy or half) as perf script text, its
         # counts divided by DIV, gzip'd when FILE ends in .gz
         host, div, path = sys.argv[2], int(sys.argv[3]), sys.argv[4]
-        text = perf_script(0x6b20 + div, host, div).encode()
+        kind = sys.argv[5] if len(sys.argv) > 5 else "spdk"
+        text = perf_script(0x6b20 + div, host, div, kind).encode()
         write(path, gz(text) if path.endswith(".gz") else text)
         return
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "bundles")
