@@ -98,15 +98,18 @@ frame(const char *s, const char **sym, size_t *sym_len, const char **dso,
 /* The header of a sample: "... [CPU] TIME: [PERIOD] EVENT:" and maybe a
  * frame after it.  Finds the timestamp token, then what follows. */
 static bool
-header(const char *line, int *cpu, double *period, char *event,
+header(const char *line, int *cpu_out, double *period_out, char *event,
     size_t evcap, const char **rest)
 {
 	const char *p = pd_skip_space(line), *ts = NULL;
+	int cpu_v = -1, *cpu = &cpu_v;
+	double period_v, *period = &period_v;
 
-	/* -F layouts right-align the command, so leading blanks are fine */
+	/* -F layouts right-align the command, so leading blanks are fine;
+	 * the sample's CPU and period change only when this is a header
+	 * (a frame line must not reset them before the sample is flushed) */
 	if (*p == '#' || !*p)
 		return false;
-	*cpu = -1;
 	while (*p) {
 		p = pd_skip_space(p);
 		size_t n = strcspn(p, " \t");
@@ -140,6 +143,8 @@ header(const char *line, int *cpu, double *period, char *event,
 		return false;
 	snprintf(event, evcap, "%.*s", (int)(n - 1), p);
 	*rest = pd_skip_space(p + n);
+	*cpu_out = cpu_v;
+	*period_out = period_v;
 	return true;
 }
 
@@ -274,15 +279,19 @@ parse_perf_script(const struct pd_member *m, struct pd_input *in,
 	const char *line, *rest, *sym, *dso;
 	size_t len, sl, dl;
 	char event[64];
+	int cpu;
+	double period;
 
 	while (pd_input_getline(in, &line, &len)) {
 		if (line[0] == '#') {
 			header_block(&s, line);
 			continue;
 		}
-		if (header(line, &s.cpu, &s.period, event, sizeof(event),
+		if (header(line, &cpu, &period, event, sizeof(event),
 		    &rest)) {
-			flush(&s);
+			flush(&s);	/* the previous sample, with its CPU */
+			s.cpu = cpu;
+			s.period = period;
 			s.cur = profile_for(&s, event);
 			if (*rest && frame(rest, &sym, &sl, &dso, &dl))
 				add_frame(&s, sym, sl, dso, dl);

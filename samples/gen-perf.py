@@ -102,21 +102,29 @@ RX = {
 }
 
 # samples per stack kind, per core type: (stack, count)
-def mix(case):
-    rx = [("mlx5e_skb_from_cqe_mpwrq_nonlinear", 6), ("dev_gro_receive", 4),
-          ("tcp_gro_receive", 3), ("tcp_v4_rcv", 3),
-          ("tcp_rcv_established", 2), ("tcp_data_queue", 2),
-          ("nvme_tcp_recv_pdu", 2), ("blk_mq_complete_request", 1)]
-    if case == "before":     # big cores: 57 % SMMU, 20 % copy, 23 % RX
+RX_W = [("mlx5e_skb_from_cqe_mpwrq_nonlinear", 6), ("dev_gro_receive", 4),
+        ("tcp_gro_receive", 3), ("tcp_v4_rcv", 3),
+        ("tcp_rcv_established", 2), ("tcp_data_queue", 2),
+        ("nvme_tcp_recv_pdu", 2), ("blk_mq_complete_request", 1)]
+
+
+def mix(kind):
+    rx = RX_W
+    if kind == "strict":     # big cores: 57 % SMMU, 20 % copy, 23 % RX
         big = [(SMMU, 570), (COPY, 200)] + [(RX[k], 10 * w) for k, w in rx]
         big_idle, little = 80, [(SMMU, 90), (COPY, 40)] + [
             (RX[k], 3 * w) for k, w in rx]
         little_idle = 700
-    else:                    # lazy: the invalidation share gone
+    elif kind == "lazy":     # lazy: the invalidation share gone
         big = [(SMMU, 4), (COPY, 480)] + [(RX[k], 20 * w) for k, w in rx]
         big_idle, little = 120, [(SMMU, 1), (COPY, 60)] + [
             (RX[k], 4 * w) for k, w in rx]
         little_idle = 600
+    else:                    # lazy, half the traffic: half the work
+        big = [(SMMU, 2), (COPY, 240)] + [(RX[k], 10 * w) for k, w in rx]
+        big_idle, little = 600, [(SMMU, 1), (COPY, 30)] + [
+            (RX[k], 2 * w) for k, w in rx]
+        little_idle = 700
     return big, big_idle, little, little_idle
 
 
@@ -150,9 +158,9 @@ def attr():
                        0, 0)
 
 
-def perf_data(case, scale=1):
-    rnd = Rand(0x6b10 if case == "before" else 0x6b11)
-    big, big_idle, little, little_idle = mix(case)
+def perf_data(kind, seed, scale=1):
+    rnd = Rand(seed)
+    big, big_idle, little, little_idle = mix(kind)
     recs = []
     kstart, _ = ADDR["_text"]
     kend = ADDR["_etext"][0]
@@ -248,16 +256,242 @@ def gz(data):
     return buf.getvalue()
 
 
+# perf script text: for profiles with user-space frames (SPDK), which a
+# perf.data would have to name through MMAP2 records and an ELF file.
+# Frames are (symbol, dso); kernel ones keep their kallsyms address, the
+# others get one from these tables, laid out like the kernel's.
+KDSO = "[kernel.kallsyms]"
+SPDK_BIN = "/usr/local/bin/spdk_nvme_perf"
+LIBC = "/usr/lib/aarch64-linux-gnu/libc.so.6"
+EXTRA = {}
+for _base, _names in (
+        (ADDR["_etext"][0] + 0x10, [
+            ("el0_svc", 0x80), ("do_el0_svc", 0x80), ("invoke_syscall", 0x100),
+            ("__arm64_sys_readv", 0x40), ("do_readv", 0x100),
+            ("vfs_readv", 0x200), ("sock_read_iter", 0x100),
+            ("tcp_recvmsg", 0x200), ("tcp_recvmsg_locked", 0x600),
+            ("tcp_cleanup_rbuf", 0x100), ("__tcp_send_ack", 0x200),
+            ("__arm64_sys_epoll_pwait", 0x80), ("do_epoll_wait", 0x300),
+            ("ep_poll", 0x300)]),
+        (0xAAAAC4E00000, [
+            ("main", 0x400), ("spdk_env_thread_wait_all", 0x100),
+            ("work_fn", 0x600), ("check_io", 0x100),
+            ("spdk_nvme_poll_group_process_completions", 0x200),
+            ("nvme_tcp_poll_group_process_completions", 0x300),
+            ("spdk_sock_group_poll", 0x40),
+            ("spdk_sock_group_poll_count", 0x200),
+            ("sock_group_impl_poll_count", 0x300),
+            ("posix_sock_group_impl_poll", 0x900),
+            ("nvme_tcp_qpair_sock_cb", 0x80),
+            ("nvme_tcp_read_pdu", 0x800), ("nvme_tcp_read_data", 0x200),
+            ("nvme_tcp_readv_data", 0x100), ("spdk_sock_readv", 0x80),
+            ("posix_sock_readv", 0x200),
+            ("nvme_tcp_qpair_process_completions", 0x400),
+            ("spdk_nvme_qpair_process_completions", 0x300),
+            ("nvme_tcp_req_complete", 0x200), ("io_complete", 0x100),
+            ("task_complete", 0x180), ("submit_single_io", 0x200),
+            ("nvme_submit_io", 0x100), ("spdk_nvme_ns_cmd_read_with_md", 0x200),
+            ("nvme_tcp_qpair_submit_request", 0x400),
+            ("nvme_tcp_build_contig_request", 0x100),
+            ("_nvme_ns_cmd_rw", 0x300)]),
+        (0xFFFFA1C00000, [("readv", 0x80), ("epoll_pwait", 0x80),
+                          ("__libc_start_main", 0x100)])):
+    for _n, _s in _names:
+        EXTRA[_n] = (_base, _s)
+        _base += _s
+
+KERNEL_NAMES = set(ADDR) | {n for n, (a, _) in EXTRA.items()
+                            if a >= TEXT}
+
+
+def dso_of(fn):
+    if fn in KERNEL_NAMES:
+        return KDSO
+    if fn in ("readv", "epoll_pwait", "__libc_start_main"):
+        return LIBC
+    return SPDK_BIN
+
+
+def where(fn):
+    return ADDR[fn] if fn in ADDR else EXTRA[fn]
+
+
+# the reactor's loop, from the thread's start up to the poll group
+REACTOR = ["nvme_tcp_poll_group_process_completions",
+           "spdk_nvme_poll_group_process_completions", "check_io",
+           "work_fn", "spdk_env_thread_wait_all", "main",
+           "__libc_start_main"]
+SOCK_POLL = ["posix_sock_group_impl_poll", "sock_group_impl_poll_count",
+             "spdk_sock_group_poll_count", "spdk_sock_group_poll"] + REACTOR
+READV = ["readv", "posix_sock_readv", "spdk_sock_readv",
+         "nvme_tcp_readv_data", "nvme_tcp_read_data", "nvme_tcp_read_pdu",
+         "nvme_tcp_qpair_sock_cb"] + SOCK_POLL
+SYS_READV = ["el0_svc", "do_el0_svc", "invoke_syscall", "__arm64_sys_readv",
+             "do_readv", "vfs_readv", "sock_read_iter", "tcp_recvmsg",
+             "tcp_recvmsg_locked"]
+# leaf first; the copy to user space from the reactor's readv()
+SPDK_COPY = (["__arch_copy_to_user", "_copy_to_iter", "__skb_datagram_iter",
+              "skb_copy_datagram_iter"] + SYS_READV[::-1] + READV)
+SPDK_STACKS = {
+    "copy": SPDK_COPY,
+    "recvmsg": ["tcp_recvmsg_locked"] + SYS_READV[-2::-1] + READV,
+    "cleanup": ["tcp_cleanup_rbuf", "tcp_recvmsg_locked"]
+    + SYS_READV[-2::-1] + READV,
+    "sock_poll": SOCK_POLL,
+    "read_pdu": ["nvme_tcp_read_pdu", "nvme_tcp_qpair_sock_cb"] + SOCK_POLL,
+    "read_data": ["nvme_tcp_read_data", "nvme_tcp_read_pdu",
+                  "nvme_tcp_qpair_sock_cb"] + SOCK_POLL,
+    "qpair": ["nvme_tcp_qpair_process_completions"] + REACTOR,
+    "nvme_qpair": ["spdk_nvme_qpair_process_completions",
+                   "nvme_tcp_qpair_process_completions"] + REACTOR,
+    "group": REACTOR,
+    "req_complete": ["nvme_tcp_req_complete",
+                     "nvme_tcp_qpair_process_completions"] + REACTOR,
+    "submit": ["nvme_tcp_qpair_submit_request", "nvme_submit_io",
+               "_nvme_ns_cmd_rw", "spdk_nvme_ns_cmd_read_with_md",
+               "submit_single_io", "task_complete", "io_complete",
+               "nvme_tcp_req_complete", "nvme_tcp_qpair_process_completions"]
+    + REACTOR,
+    "epoll": ["ep_poll", "do_epoll_wait", "__arm64_sys_epoll_pwait",
+              "invoke_syscall", "do_el0_svc", "el0_svc", "epoll_pwait",
+              "posix_sock_group_impl_poll", "sock_group_impl_poll_count",
+              "spdk_sock_group_poll_count", "spdk_sock_group_poll"] + REACTOR,
+}
+
+
+def spdk_mix():
+    """Per CPU group: (cpus, comm per cpu, [(stack, count)], idle).
+
+    Strict IOMMU, MaxPayload 128, 22.8 GB/s: reactors on the X925 cores
+    0-7 (spdk_nvme_perf -c 0xFF) poll without a pause, the NIC's
+    interrupts on X925 cores 8-9 do the receive softirq work; over the
+    X925 cores' busy cycles: 6 % SMMU invalidation, 23 % copy to user,
+    the rest SPDK's poll loop and the kernel's TCP receive."""
+    rx = RX_W[:6]
+    user = [("sock_poll", 80), ("read_pdu", 40), ("read_data", 30),
+            ("qpair", 45), ("nvme_qpair", 35), ("group", 30),
+            ("req_complete", 20), ("submit", 25), ("epoll", 25)]
+    reactor = ([(SPDK_STACKS["copy"], 175), (SPDK_STACKS["recvmsg"], 12),
+                (SPDK_STACKS["cleanup"], 8), (SMMU, 20)]
+               + [(RX[k], 4 * w) for k, w in rx]
+               + [(SPDK_STACKS[k], n) for k, n in user])
+    irq = [(SMMU, 100)] + [(RX[k], 21 * w) for k, w in rx]
+    little = [(COPY, 6), (SMMU, 2)] + [(RX[k], 2 * w) for k, w in rx]
+    return [(range(0, 8), "reactor_%d", reactor, 0),
+            (range(8, 10), "swapper", irq, 69),
+            (range(10, 20), "swapper", little, 578)]
+
+
+def frame_addr(rnd, fn, leaf):
+    start, size = where(fn)
+    if leaf:
+        return start + 4 * rnd.next(size // 4)
+    return start + 4 * (size // 8) + 4
+
+
+def kernel_groups(kind):
+    """mix(kind) as spdk_mix() gives it: the kernel initiator's work."""
+    big, big_idle, little, little_idle = mix(kind)
+    return [(range(0, 10), "kworker/u80:3", big, big_idle // 2),
+            (range(10, 20), "kworker/u80:3", little, little_idle // 2)]
+
+
+def perf_script(seed, host, scale_div=1, kind="spdk"):
+    """perf script -i perf.data (perf 6.x, -a -g) of the SPDK poller, or
+    of the kernel initiator for a perf.data mix, every count divided by
+    scale_div."""
+    rnd = Rand(seed)
+    samples = []
+    groups = spdk_mix() if kind == "spdk" else [
+        (c, n, [(st, k // 2) for st, k in m], i)
+        for c, n, m, i in kernel_groups(kind)]
+    for cpus, comm, mixes, idle in groups:
+        # count per CPU times the group's CPUs, divided, then dealt out
+        # round the CPUs: the shares per core type stay as in the mix
+        k = 0
+        for stack, count in mixes + [(IDLE, idle)]:
+            for _ in range(count * len(cpus) // scale_div):
+                cpu = cpus[k % len(cpus)]
+                k += 1
+                name = comm % cpu if "%" in comm else comm
+                samples.append((cpu, name if stack is not IDLE
+                                else "swapper", stack))
+    order = list(range(len(samples)))
+    for i in range(len(order) - 1, 0, -1):
+        j = rnd.next(i + 1)
+        order[i], order[j] = order[j], order[i]
+    out = ["# ========", "# captured on    : Mon Nov 24 16:05:12 2025",
+           "# header version : 1", "# hostname : %s" % host,
+           "# os release : 6.11.0-1016-nvidia", "# perf version : 6.11.0",
+           "# arch : aarch64", "# nrcpus online : 20",
+           "# nrcpus avail : 20", "# cpuid : 0x00000000410fd850",
+           "# total memory : 127535284 kB",
+           "# cmdline : /usr/bin/perf record -a -g -- sleep 10",
+           "# event : name = cycles:P, , id = { 17, 18 }, size = 136, "
+           "{ sample_period, sample_freq } = 4000, sample_type = "
+           "IP|TID|TIME|CALLCHAIN|CPU|PERIOD, read_format = ID, "
+           "disabled = 1, inherit = 1, freq = 1, sample_id_all = 1, "
+           "exclude_guest = 1",
+           "# ========", "#"]
+    t = 1_764_000_300_000_000
+    pids = {}
+    for k in order:
+        cpu, comm, stack = samples[k]
+        pid = 0 if comm == "swapper" else pids.setdefault(
+            "reactor", 41872) + cpu
+        period = 975000 if cpu < 10 else 702000
+        period += rnd.next(period // 10) - period // 20
+        t += 2_500 * scale_div + rnd.next(100)
+        out.append("%16s %6d [%03d] %d.%06d: %10d cycles:P: "
+                   % (comm, pid, cpu, t // 1_000_000, t % 1_000_000,
+                      period))
+        for n, fn in enumerate(stack):
+            addr = frame_addr(rnd, fn, n == 0)
+            out.append("\t%16x %s+0x%x (%s)"
+                       % (addr, fn, addr - where(fn)[0], dso_of(fn)))
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+# Each sample's profile: the perf.data mix (strict, lazy, lazy at half
+# the traffic) and seed, or the SPDK poller's perf script text.
+CASES = [
+    ("gx10-before", "data", "strict", 0x6b10),
+    ("gx10-after", "data", "lazy", 0x6b11),
+    ("gx10-kernel-before", "data", "strict", 0x6b12),
+    ("gx10-half-after", "data", "half", 0x6b13),
+    ("gx10-spdk-before", "script", "spdk", 0x6b14),
+]
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--script":
+        # --script HOST DIV FILE [MIX]: the SPDK profile (or the kernel
+        # initiator's, MIX strict, lazy or half) as perf script text, its
+        # counts divided by DIV, gzip'd when FILE ends in .gz
+        host, div, path = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+        kind = sys.argv[5] if len(sys.argv) > 5 else "spdk"
+        text = perf_script(0x6b20 + div, host, div, kind).encode()
+        write(path, gz(text) if path.endswith(".gz") else text)
+        return
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "bundles")
     scale = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-    for case in ("before", "after"):
-        d = os.path.join(out, "gx10-" + case)
+    for name, kind, mixname, seed in CASES:
+        d = os.path.join(out, name)
         os.makedirs(d, exist_ok=True)
-        with open(os.path.join(d, "perf.data.gz"), "wb") as f:
-            f.write(gz(perf_data(case, scale)))
-        with open(os.path.join(d, "kallsyms.txt"), "w") as f:
-            f.write(kallsyms())
+        if kind == "data":
+            write(os.path.join(d, "perf.data.gz"),
+                  gz(perf_data(mixname, seed, scale)))
+            with open(os.path.join(d, "kallsyms.txt"), "w") as f:
+                f.write(kallsyms())
+        else:
+            write(os.path.join(d, "perf-script.txt.gz"),
+                  gz(perf_script(seed, "gx10", 2).encode()))
         with open(os.path.join(d, "cpuinfo.txt"), "w") as f:
             f.write(cpuinfo())
 

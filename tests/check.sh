@@ -50,6 +50,7 @@ stage() {
 	CMOCKA_MESSAGE_OUTPUT=TAP stage unit "$build/unit-tests"
 	stage golden sh tests/run-golden.sh "$build/pathdoctor"
 	stage cli sh tests/cli.sh "$build/pathdoctor"
+	stage ladder sh tests/ladder-accept.sh "$build/pathdoctor"
 	stage tshark sh tests/tshark-compare.sh "$build/pathdoctor"
 	stage perf sh tests/perf-compare.sh "$build/pathdoctor"
 	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \

@@ -169,7 +169,7 @@ else
 	    "$tmp/record.err")"
 fi
 
-for s in gx10-before gx10-after; do
+for s in gx10-before gx10-after gx10-kernel-before gx10-half-after; do
 	gzip -dc "samples/bundles/$s/perf.data.gz" >"$tmp/$s.data"
 	compare "sample-$s" "samples/bundles/$s" "$tmp/$s.data" \
 	    "samples/bundles/$s/kallsyms.txt"

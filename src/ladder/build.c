@@ -126,13 +126,13 @@ collect_fixes(struct path *p, struct pd_findings *fs)
 	}
 }
 
-static bool
+static const struct pd_lever *
 has_kind(const struct path *p, enum pd_lever_kind k)
 {
 	for (unsigned i = 0; i < p->n_fix; i++)
 		if (p->fix[i].lv->kind == k)
-			return true;
-	return false;
+			return p->fix[i].lv;
+	return NULL;
 }
 
 static const char *
@@ -170,12 +170,17 @@ pd_path_decide(struct path *p)
 		    100 * io->busy, 100 * io->f_self);
 		return;
 	}
-	if (has_kind(p, PD_LEVER_SW_GSO)) {
+	const struct pd_lever *gso = has_kind(p, PD_LEVER_SW_GSO);
+
+	if (gso) {
 		p->binds = BIND_SWGSO;
-		p->binds_how = pd_arena_printf(p->a, "the captures show the "
-		    "host segmenting the guest's GSO packets in software, and "
-		    "the observed %s is %.0f %% of the hardware's ceiling",
-		    rate(p->a, p->observed), 100 * close);
+		p->binds_how = pd_arena_printf(p->a, "%s, and the observed %s "
+		    "is %.0f %% of the hardware's ceiling", gso->capture ?
+		    "the captures show the host segmenting the guest's GSO "
+		    "packets in software" : "ip -d link shows the guest side "
+		    "allowing larger GSO packets than the physical NIC, so the "
+		    "host segments them in software (not confirmed by "
+		    "captures)", rate(p->a, p->observed), 100 * close);
 		return;
 	}
 	p->binds = BIND_UNKNOWN;

@@ -124,9 +124,16 @@ pd_ladder_climb(const struct path *p, struct pd_ladder *l)
 	while (l->n_steps < p->n_fix) {
 		int i = next_fix(p, mask);
 		unsigned m = mask | 1u << i;
+		struct outcome was = pd_path_eval(p, mask, -1, EST_EXP, EST_EXP);
 		struct outcome o = pd_path_eval(p, m, i, EST_EXP, EST_EXP);
-		double lo = pd_path_eval(p, m, i, EST_LO, EST_LO).gbs;
-		double hi = pd_path_eval(p, m, i, EST_HI, EST_HI).gbs;
+		/* a fix that leaves the binding hardware ceiling as it was
+		 * keeps the share of it realised so far */
+		bool same_hw = was.by_hw && o.by_hw &&
+		    fabs(was.hw_ideal - o.hw_ideal) < GAIN_EPS;
+		double lo = pd_path_eval(p, m, i, EST_LO, same_hw ? EST_EXP :
+		    EST_LO).gbs;
+		double hi = pd_path_eval(p, m, i, EST_HI, same_hw ? EST_EXP :
+		    EST_HI).gbs;
 		double e = o.gbs < prev ? prev : o.gbs;
 		struct pd_ladder_step *s = &l->steps[l->n_steps];
 
@@ -141,9 +148,9 @@ pd_ladder_climb(const struct path *p, struct pd_ladder *l)
 		    rate(p->a, lo), rate(p->a, hi), rate(p->a, e),
 		    e > prev + GAIN_EPS ? pd_arena_printf(p->a, "%+.1f %%",
 		    100 * (e / prev - 1)) : "no gain while it binds", o.binds,
-		    lo < e || hi > e ? "; low and high ends: 90 and 99 % of "
-		    "a hardware ceiling realised (measured 91 to 99 % on GB10 "
-		    "and the Proxmox host)" : "");
+		    same_hw || (lo >= e && hi <= e) ? "" : "; low and high "
+		    "ends: 90 and 99 % of a hardware ceiling realised "
+		    "(measured 91 to 99 % on GB10 and the Proxmox host)");
 		l->n_steps++;
 		set_finding(p, s, l->n_steps, prev);
 		mask = m;

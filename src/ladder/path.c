@@ -272,10 +272,11 @@ pd_path_eval(const struct path *p, unsigned mask, int which, enum est e_fix,
 	double u = p->binds == BIND_UNKNOWN && e_hw != EST_HI ?
 	    p->observed : INFINITY;
 	struct outcome o = { .gbs = real > hw ? hw : real, .binds = hname,
-		.hw_ideal = hw, .hw_binds = hname };
+		.hw_ideal = hw, .hw_binds = hname, .by_hw = true };
 
 	if (c < o.gbs) {
 		o.gbs = c;
+		o.by_hw = false;
 		o.binds = c > p->observed ? "the CPU (at the Amdahl bound of "
 		    "what is left)" : pd_arena_printf(p->a, "the CPU (%s "
 		    "cores busy in strict IOMMU invalidation)",
@@ -283,12 +284,14 @@ pd_path_eval(const struct path *p, unsigned mask, int which, enum est e_fix,
 	}
 	if (g < o.gbs) {
 		o.gbs = g;
+		o.by_hw = false;
 		o.binds = g > p->observed ? "the host's transmit path (as "
 		    "measured after the same fix)" : "the host's CPU "
 		    "segmenting the guest's GSO packets in software";
 	}
 	if (u < o.gbs) {
 		o.gbs = u;
+		o.by_hw = false;
 		o.binds = "something the bundle does not show (the target, "
 		    "the network or the application)";
 	}

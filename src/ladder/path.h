@@ -52,6 +52,7 @@ struct outcome {
 	const char *binds;		/* arena string */
 	double hw_ideal;		/* the hardware's ceiling then, GB/s */
 	const char *hw_binds;		/* what binds the hardware then */
+	bool by_hw;			/* the hardware term is the minimum */
 };
 
 /* Fills p for host h; false when h has no path to model. */

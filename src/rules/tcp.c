@@ -259,6 +259,9 @@ predicted(const struct pd_rule *self, const struct pd_host *h,
 			f->gain_basis = pd_arena_printf(out->arena, "%s; not "
 			    "confirmed by captures here", f->gain_basis);
 			f->confidence = 40;
+			f->lever = (struct pd_lever){ .kind = PD_LEVER_SW_GSO,
+				.netdev = p, .share_lo = REF_LO / 1000.0,
+				.share_hi = REF_HI / 1000.0 };
 			f->confidence_note = "predicted from ip -d link only: "
 			    "capture the tap and the physical NIC at once to "
 			    "confirm (tcpdump -s 128 on both)";
