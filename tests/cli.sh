@@ -70,7 +70,7 @@ expect 1 fail-on-high --fail-on high "$s"
 expect 0 fail-on-high-clean --fail-on high samples/gx10-after.tgz
 expect 0 fail-on-off --fail-on off "$s"
 expect 0 fail-on-clean-bundle --fail-on low samples/gx10-after.tgz
-expect 0 skip-group --skip pcie,nic,iommu "$s"
+expect 0 skip-group --skip pcie,nic,iommu,workload "$s"
 grep_out skip-group-none "No findings" out
 expect 0 only-rule --only pcie.mps-below-capability -f json "$s"
 expect 0 directory samples/bundles/gx10-before
