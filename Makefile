@@ -139,4 +139,5 @@ fuzz: $(LIB_SRC) $(FUZZ_TARGETS:%=tests/fuzz/fuzz_%.c)
 clean:
 	rm -rf build
 
--include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+-include $(OBJ:.o=.d) $(SAN_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) \
+    $(wildcard $(SAN)/tests/fuzz/*.d)

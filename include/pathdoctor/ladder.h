@@ -58,11 +58,20 @@ struct pd_ladder {
 	const char *verdict;		/* one paragraph: Markdown, terminal */
 };
 
+/* A host with a NIC or a workload output but no ladder, and what the
+ * bundle would need for one. */
+struct pd_ladder_gap {
+	struct pd_ladder_gap *next;	/* in host order */
+	const struct pd_host *host;
+	const char *needs;
+};
+
 /* Builds the ladder of every host that has a path to model, sets the
  * gain, basis and ladder_step of the findings on it; returns the
- * ladders (NULL when none), allocated in the findings' arena. */
+ * ladders (NULL when none), allocated in the findings' arena, and in
+ * *gaps the hosts that could have one. */
 struct pd_ladder *pd_ladders_build(const struct pd_model *m,
-    struct pd_findings *fs);
+    struct pd_findings *fs, struct pd_ladder_gap **gaps);
 
 const char *pd_ladder_dir_name(enum pd_ladder_dir d);	/* "receive" */
 

@@ -15,6 +15,7 @@ struct pd_coverage;
 struct pd_rule;
 struct pd_host;
 struct pd_ladder;
+struct pd_ladder_gap;
 
 struct pd_collect_gap;
 
@@ -43,6 +44,7 @@ struct pd_report {
 	const struct pd_coverage *coverage;
 	const struct pd_not_evaluated *not_evaluated;
 	const struct pd_ladder *ladders;	/* in host order; NULL: none */
+	const struct pd_ladder_gap *ladder_gaps;	/* hosts without one */
 	unsigned n_not_evaluated;
 	unsigned n_members_noted;	/* members whose worst status is not OK */
 	bool color;			/* renderers with .colour only */

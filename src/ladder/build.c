@@ -193,19 +193,45 @@ pd_path_decide(struct path *p)
 	    "under the load)");
 }
 
+/* A NIC of the host's own: a card that is not a virtual machine's
+ * emulated device (a guest's path belongs to its host). */
+static bool
+own_nic(const struct pd_host *h)
+{
+	for (const struct pd_card *c = h->cards; c; c = c->next) {
+		const char *drv = c->pfs[0]->driver;
+
+		if ((!drv || strcmp(drv, "virtio-pci") != 0) &&
+		    (!c->desc || !strstr(c->desc, "Virtio")))
+			return true;
+	}
+	return false;
+}
+
 bool
 pd_path_build(struct path *p, const struct pd_host *h,
-    struct pd_findings *fs)
+    struct pd_findings *fs, const char **needs)
 {
 	memset(p, 0, sizeof(*p));
 	p->h = h;
 	p->a = fs->arena;
 	p->card = busiest_card(h);
-	if (!p->card)
+	*needs = NULL;
+	if (!p->card) {
+		if (own_nic(h) || h->workloads)
+			*needs = "the NIC's interface joined to its PCI function "
+			    "(ethtool -i IF for its bus-info, or ip -d link, with "
+			    "lspci -vv)";
 		return false;
+	}
 	view_pfs(p);
-	if (!pd_path_observed(p))
+	if (!pd_path_observed(p)) {
+		*needs = "an observed throughput: the benchmark's output "
+		    "(fio, iperf3, spdk_nvme_perf), two ethtool -S snapshots "
+		    "some seconds apart under load, or a capture through the "
+		    "NIC";
 		return false;
+	}
 	p->strict = h->iommu.mode == PD_IOMMU_STRICT;
 	p->polling = polling(h);
 	collect_fixes(p, fs);

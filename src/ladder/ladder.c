@@ -221,16 +221,27 @@ ladder_of(const struct path *p)
 }
 
 struct pd_ladder *
-pd_ladders_build(const struct pd_model *m, struct pd_findings *fs)
+pd_ladders_build(const struct pd_model *m, struct pd_findings *fs,
+    struct pd_ladder_gap **gaps)
 {
 	struct pd_ladder *head = NULL, **tail = &head;
+	struct pd_ladder_gap **gtail = gaps;
 
+	*gaps = NULL;
 	pd_findings_rank(fs);	/* the fixes' order breaks ties */
 	for (const struct pd_host *h = m->hosts; h; h = h->next) {
 		struct path p;
+		const char *needs;
 
-		if (!pd_path_build(&p, h, fs))
+		if (!pd_path_build(&p, h, fs, &needs)) {
+			if (!needs)
+				continue;
+			*gtail = pd_arena_alloc(fs->arena, sizeof(**gtail));
+			(*gtail)->host = h;
+			(*gtail)->needs = needs;
+			gtail = &(*gtail)->next;
 			continue;
+		}
 		*tail = ladder_of(&p);
 		tail = &(*tail)->next;
 	}

@@ -55,9 +55,10 @@ struct outcome {
 	bool by_hw;			/* the hardware term is the minimum */
 };
 
-/* Fills p for host h; false when h has no path to model. */
+/* Fills p for host h; false when h has no path to model, with *needs
+ * what the bundle lacks for one (NULL: h has no NIC of its own). */
 bool pd_path_build(struct path *p, const struct pd_host *h,
-    struct pd_findings *fs);
+    struct pd_findings *fs, const char **needs);
 /* The throughput with the fixes in mask (bit i: p->fix[i]) made; fix
  * `which` (or -1) takes estimate e_fix, the others the expected value;
  * the hardware's realised share takes e_hw. */

@@ -15,7 +15,10 @@ pd_report_build(struct pd_report *r, const char *bundle,
 	*r = (struct pd_report){ .bundle = bundle, .model = m,
 		.findings = fs, .coverage = cov };
 	r->not_evaluated = pd_engine_run(m, fs, filter);
-	r->ladders = pd_ladders_build(m, fs);
+	struct pd_ladder_gap *gaps = NULL;
+
+	r->ladders = pd_ladders_build(m, fs, &gaps);
+	r->ladder_gaps = gaps;
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next)
 		r->n_not_evaluated++;

@@ -570,6 +570,8 @@ render_json(const struct pd_report *r, FILE *out)
 		    pd_model_arena(r->model)));
 	json_object_set_new(root, "findings", fs);
 	json_object_set_new(root, "ladders", pd_ladders_json(r->ladders));
+	json_object_set_new(root, "ladders_missing",
+	    pd_ladder_gaps_json(r->ladder_gaps));
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next) {
 		json_t *o = json_object(), *needs = json_array();

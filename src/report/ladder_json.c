@@ -101,3 +101,18 @@ pd_ladders_json(const struct pd_ladder *ladders)
 		json_array_append_new(a, ladder(l));
 	return a;
 }
+
+json_t *
+pd_ladder_gaps_json(const struct pd_ladder_gap *gaps)
+{
+	json_t *a = json_array();
+
+	for (const struct pd_ladder_gap *g = gaps; g; g = g->next) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "host", json_string(g->host->name));
+		json_object_set_new(o, "needs", json_string(g->needs));
+		json_array_append_new(a, o);
+	}
+	return a;
+}

@@ -396,6 +396,9 @@ ladders(FILE *out, const struct pd_report *r)
 			fprintf(out, " |\n");
 		}
 	}
+	for (const struct pd_ladder_gap *g = r->ladder_gaps; g; g = g->next)
+		fprintf(out, "\nNo path-ceiling ladder for %s: needs %s.\n",
+		    g->host->name, g->needs);
 }
 
 static int

@@ -193,6 +193,9 @@ ladders(FILE *out, const struct pd_report *r, const struct style *s)
 			    rows[i].binds, s->off);
 		fprintf(out, "\n");
 	}
+	for (const struct pd_ladder_gap *g = r->ladder_gaps; g; g = g->next)
+		fprintf(out, "%sno path ceiling%s %s: needs %s\n\n", s->bold,
+		    s->off, g->host->name, g->needs);
 }
 
 static int

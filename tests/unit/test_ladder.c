@@ -15,6 +15,8 @@ static const struct pd_rule rule_iommu = { .id = "iommu.strict-invalidation" };
 static const struct pd_rule rule_mps = { .id = "pcie.mps-below-capability" };
 static const struct pd_rule rule_pfs = { .id = "nic.idle-pf" };
 static const struct pd_rule rule_gso = { .id = "tcp.gso-mismatch" };
+static const struct pd_rule rule_lro = { .id = "nic.lro-off" };
+static const struct pd_rule rule_depth = { .id = "workload.reads-in-flight" };
 
 struct fixture {
 	struct pd_arena *a;
@@ -22,7 +24,7 @@ struct fixture {
 	struct pd_card card;
 	struct pd_pcidev dev[4], root[2];
 	struct pd_netdev nd[4];
-	struct pd_finding f[4];
+	struct pd_finding f[6];
 	struct path p;
 	struct pd_ladder l;
 };
@@ -162,6 +164,39 @@ test_kernel_order(void **state)
 	done(&x);
 }
 
+/* The published climb of the kernel initiator, LRO off and 256 reads in
+ * flight: 6.3 -> 24.4 (iommu.strict=0) -> 26.5 (pci=pcie_bus_perf) ->
+ * 28.1 GB/s once LRO and the reads in flight were tuned too. */
+static void
+test_kernel_climb(void **state)
+{
+	struct fixture x;
+
+	(void)state;
+	gx10(&x, 128, 6.3);
+	strict_fixes(&x, 0.57);
+	add_fix(&x, &rule_depth, (struct pd_lever){
+		.kind = PD_LEVER_EFFICIENCY, .share_lo = 0.03, .share_hi = 0.05 });
+	add_fix(&x, &rule_lro, (struct pd_lever){ .kind = PD_LEVER_EFFICIENCY,
+		.share_lo = 0, .share_hi = 0.02 });
+	pd_path_decide(&x.p);
+	pd_ladder_climb(&x.p, &x.l);
+	assert_int_equal(x.l.n_steps, 4);
+	assert_step(&x.l.steps[0], "iommu.strict-invalidation", 24.4);
+	assert_step(&x.l.steps[1], "pcie.mps-below-capability", 26.5);
+	/* the published third step made both of the last two at once */
+	assert_string_equal(x.l.steps[2].finding->rule->id,
+	    "workload.reads-in-flight");
+	assert_string_equal(x.l.steps[3].finding->rule->id, "nic.lro-off");
+	assert_true(x.l.steps[2].lo <= 28.1e9 && 28.1e9 <= x.l.steps[3].hi);
+	assert_true(fabs(x.l.steps[3].expected - 28.1e9) <= 0.15 * 28.1e9);
+	/* steps never go down and never pass the links' 29.9 GB/s */
+	for (unsigned i = 1; i < x.l.n_steps; i++)
+		assert_true(x.l.steps[i].expected >= x.l.steps[i - 1].expected);
+	assert_true(x.l.steps[3].hi <= 29.9e9);
+	done(&x);
+}
+
 /* SPDK, strict/128, polling and close to the links: MaxPayload first
  * (strict/512 28.4), IOMMU second (lazy/512 28.9). */
 static void
@@ -238,6 +273,7 @@ test_group_ladder(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ceilings),
 		cmocka_unit_test(test_kernel_order),
+		cmocka_unit_test(test_kernel_climb),
 		cmocka_unit_test(test_spdk_order),
 		cmocka_unit_test(test_one_half),
 		cmocka_unit_test(test_proxmox),
