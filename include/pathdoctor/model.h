@@ -80,6 +80,7 @@ struct pd_pf_path {
 	double port_gbs;		/* TCP goodput of the port; 0 unknown */
 	bool rx_known, rx_is_rate;
 	double rx;			/* bytes/s, or since-boot bytes */
+	double tx_rate;			/* bytes/s sent; -1 unknown */
 };
 
 struct pd_pcidev {
@@ -125,6 +126,7 @@ enum pd_ctr {
 	PD_CTR_RX_DROPS,	/* dropped by the NIC for lack of buffers */
 	PD_CTR_PAUSE_RX,	/* pause frames received */
 	PD_CTR_PAUSE_TX,	/* pause frames sent */
+	PD_CTR_TX_BYTES,	/* bytes sent by this function */
 	PD_CTR_COUNT,
 };
 

@@ -26,8 +26,15 @@ pd_pf_path(const struct pd_pcidev *pf, struct pd_pf_path *p)
 	p->width = live ? pf->lnksta_width : pf->lnkcap_width;
 	p->mps = pf->mps > 0 ? pf->mps : 128;
 	p->ceiling_gbs = pd_pcie_ceiling_gbs(p->mts, p->width, p->mps);
+	p->tx_rate = -1;
 	if (!p->nd)
 		return;
+	const struct pd_ctr_value *tx = &p->nd->ctr[PD_CTR_TX_BYTES];
+
+	if (tx->known && tx->is_rate)
+		p->tx_rate = tx->per_s;
+	else if (p->nd->kstat_rate.known)
+		p->tx_rate = p->nd->kstat_rate.tx_per_s;
 	p->port_gbs = pd_port_goodput_gbs(p->nd->speed_mbps, p->nd->mtu);
 	const struct pd_ctr_value *v = &p->nd->ctr[PD_CTR_RX_BYTES];
 

@@ -16,6 +16,7 @@ struct alias {
 static const struct alias aliases[] = {
 	/* mlx5: rx_bytes counts the function's vport, *_phy the port */
 	{ "mlx5_core", "rx_bytes", PD_CTR_RX_BYTES },
+	{ "mlx5_core", "tx_bytes", PD_CTR_TX_BYTES },
 	{ "mlx5_core", "rx_bytes_phy", PD_CTR_RX_BYTES_PORT },
 	{ "mlx5_core", "rx_out_of_buffer", PD_CTR_RX_DROPS },
 	{ "mlx5_core", "rx_discards_phy", PD_CTR_RX_DROPS },
@@ -23,6 +24,7 @@ static const struct alias aliases[] = {
 	{ "mlx5_core", "tx_pause_ctrl_phy", PD_CTR_PAUSE_TX },
 	/* i40e: plain names count the VSI, port.* the port */
 	{ "i40e", "rx_bytes", PD_CTR_RX_BYTES },
+	{ "i40e", "tx_bytes", PD_CTR_TX_BYTES },
 	{ "i40e", "port.rx_bytes", PD_CTR_RX_BYTES_PORT },
 	{ "i40e", "port.rx_dropped", PD_CTR_RX_DROPS },
 	{ "i40e", "rx_dropped", PD_CTR_RX_DROPS },
@@ -30,22 +32,26 @@ static const struct alias aliases[] = {
 	{ "i40e", "port.link_xoff_tx", PD_CTR_PAUSE_TX },
 	/* ice: ".nic" suffixes count the port */
 	{ "ice", "rx_bytes", PD_CTR_RX_BYTES },
+	{ "ice", "tx_bytes", PD_CTR_TX_BYTES },
 	{ "ice", "rx_bytes.nic", PD_CTR_RX_BYTES_PORT },
 	{ "ice", "rx_dropped", PD_CTR_RX_DROPS },
 	{ "ice", "link_xoff_rx.nic", PD_CTR_PAUSE_RX },
 	{ "ice", "link_xoff_tx.nic", PD_CTR_PAUSE_TX },
 	/* ixgbe, igb, igc: one function per port */
 	{ "ixgbe", "rx_bytes", PD_CTR_RX_BYTES },
+	{ "ixgbe", "tx_bytes", PD_CTR_TX_BYTES },
 	{ "ixgbe", "rx_missed_errors", PD_CTR_RX_DROPS },
 	{ "ixgbe", "rx_no_buffer_count", PD_CTR_RX_DROPS },
 	{ "ixgbe", "rx_flow_control_xoff", PD_CTR_PAUSE_RX },
 	{ "ixgbe", "tx_flow_control_xoff", PD_CTR_PAUSE_TX },
 	{ "igb", "rx_bytes", PD_CTR_RX_BYTES },
+	{ "igb", "tx_bytes", PD_CTR_TX_BYTES },
 	{ "igb", "rx_missed_errors", PD_CTR_RX_DROPS },
 	{ "igb", "rx_no_buffer_count", PD_CTR_RX_DROPS },
 	{ "igb", "rx_flow_control_xoff", PD_CTR_PAUSE_RX },
 	{ "igb", "tx_flow_control_xoff", PD_CTR_PAUSE_TX },
 	{ "igc", "rx_bytes", PD_CTR_RX_BYTES },
+	{ "igc", "tx_bytes", PD_CTR_TX_BYTES },
 	{ "igc", "rx_missed_errors", PD_CTR_RX_DROPS },
 	{ "igc", "rx_no_buffer_count", PD_CTR_RX_DROPS },
 	{ "igc", "rx_flow_control_xoff", PD_CTR_PAUSE_RX },
@@ -54,18 +60,24 @@ static const struct alias aliases[] = {
 	{ "bnxt_en", "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES },
 	{ "bnxt_en", "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES },
 	{ "bnxt_en", "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES },
+	{ "bnxt_en", "[%u]: tx_ucast_bytes", PD_CTR_TX_BYTES },
+	{ "bnxt_en", "[%u]: tx_mcast_bytes", PD_CTR_TX_BYTES },
+	{ "bnxt_en", "[%u]: tx_bcast_bytes", PD_CTR_TX_BYTES },
 	{ "bnxt_en", "rx_bytes", PD_CTR_RX_BYTES_PORT },
 	{ "bnxt_en", "[%u]: rx_discards", PD_CTR_RX_DROPS },
 	{ "bnxt_en", "rx_pause_frames", PD_CTR_PAUSE_RX },
 	{ "bnxt_en", "tx_pause_frames", PD_CTR_PAUSE_TX },
 	/* r8169: hardware counters on newer chips (RTL8125) */
 	{ "r8169", "rx_octets", PD_CTR_RX_BYTES },
+	{ "r8169", "tx_octets", PD_CTR_TX_BYTES },
 	{ "r8169", "rx_missed", PD_CTR_RX_DROPS },
 	{ "r8169", "rx_pause_on", PD_CTR_PAUSE_RX },
 	{ "r8169", "tx_pause_on", PD_CTR_PAUSE_TX },
 	/* virtio_net: totals on newer kernels, else per queue */
 	{ "virtio_net", "rx_bytes", PD_CTR_RX_BYTES },
 	{ "virtio_net", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
+	{ "virtio_net", "tx_bytes", PD_CTR_TX_BYTES },
+	{ "virtio_net", "tx_queue_%u_bytes", PD_CTR_TX_BYTES },
 	{ "virtio_net", "rx_drops", PD_CTR_RX_DROPS },
 	{ "virtio_net", "rx_queue_%u_drops", PD_CTR_RX_DROPS },
 	/* any driver */
@@ -152,6 +164,7 @@ pd_ctr_name(enum pd_ctr c)
 		[PD_CTR_RX_DROPS] = "rx drops (no buffer)",
 		[PD_CTR_PAUSE_RX] = "pause frames received",
 		[PD_CTR_PAUSE_TX] = "pause frames sent",
+		[PD_CTR_TX_BYTES] = "tx bytes (function)",
 	};
 	return c < PD_CTR_COUNT ? names[c] : "?";
 }

@@ -106,8 +106,8 @@ from_counters(struct path *p)
 		} else if (nd->kstat_rate.known) {
 			rx += nd->kstat_rate.rx_per_s;
 		}
-		if (nd->kstat_rate.known)
-			tx += nd->kstat_rate.tx_per_s;
+		if (p->pf[i].tx_rate > 0)
+			tx += p->pf[i].tx_rate;
 	}
 	if (rx < MIN_OBSERVED && tx < MIN_OBSERVED)
 		return false;
