@@ -29,6 +29,7 @@ struct pd_ladder_stage {
 
 struct pd_ladder_step {
 	struct pd_finding *finding;
+	const char *fix;		/* the fix as an action */
 	double lo, expected, hi;	/* bytes/s after this fix */
 	const char *bottleneck_after;	/* what binds then */
 	const char *basis;		/* how this step's numbers follow */

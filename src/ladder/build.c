@@ -164,9 +164,10 @@ pd_path_decide(struct path *p)
 	    io->f_self >= CPU_FIRE) {
 		p->binds = BIND_CPU;
 		p->binds_how = pd_arena_printf(p->a, "the observed %s is %.0f "
-		    "%% of the hardware's ceiling while the %s cores are %.0f %% "
-		    "busy, %.0f %% of it in strict IOMMU invalidation",
-		    rate(p->a, p->observed), 100 * close, io->cores,
+		    "%% of the %s the hardware carries now while the %s cores "
+		    "are %.0f %% busy, %.0f %% of it in strict IOMMU "
+		    "invalidation", rate(p->a, p->observed), 100 * close,
+		    rate(p->a, hw.hw_ideal), io->cores,
 		    100 * io->busy, 100 * io->f_self);
 		return;
 	}
@@ -175,19 +176,21 @@ pd_path_decide(struct path *p)
 	if (gso) {
 		p->binds = BIND_SWGSO;
 		p->binds_how = pd_arena_printf(p->a, "%s, and the observed %s "
-		    "is %.0f %% of the hardware's ceiling", gso->capture ?
+		    "is %.0f %% of the %s the hardware carries", gso->capture ?
 		    "the captures show the host segmenting the guest's GSO "
 		    "packets in software" : "ip -d link shows the guest side "
 		    "allowing larger GSO packets than the physical NIC, so the "
 		    "host segments them in software (not confirmed by "
-		    "captures)", rate(p->a, p->observed), 100 * close);
+		    "captures)", rate(p->a, p->observed), 100 * close,
+		    rate(p->a, hw.hw_ideal));
 		return;
 	}
 	p->binds = BIND_UNKNOWN;
 	p->binds_how = pd_arena_printf(p->a, "the observed %s is only %.0f %% "
-	    "of the hardware's ceiling and nothing in the bundle shows what "
-	    "else binds%s", rate(p->a, p->observed), isfinite(close) ?
-	    100 * close : 0,
+	    "of the %s the hardware carries, and nothing in the bundle shows "
+	    "what else binds%s", rate(p->a, p->observed), isfinite(close) ?
+	    100 * close : 0, isfinite(hw.hw_ideal) ? rate(p->a, hw.hw_ideal) :
+	    "unknown ceiling",
 	    p->polling ? " (a polling initiator is always busy, so its busy "
 	    "share says nothing)" : " (add a perf record -a -g profile taken "
 	    "under the load)");

@@ -101,6 +101,35 @@ lever_text(const struct path *p, const struct pd_lever *lv, double before,
 	return "";
 }
 
+/* The fix as an action, for the verdict and the table. */
+static const char *
+fix_label(struct pd_arena *a, const struct pd_finding *f)
+{
+	const struct pd_lever *lv = &f->lever;
+	char ln[32];
+
+	switch (lv->kind) {
+	case PD_LEVER_IOMMU_LAZY:
+		return "lazy IOMMU invalidation, iommu.strict=0";
+	case PD_LEVER_MPS:
+		return pd_arena_printf(a, "MaxPayload %d on %s", lv->mps_to,
+		    f->subject);
+	case PD_LEVER_LINK_TRAIN:
+		pd_link_name(ln, sizeof(ln), lv->mts_to, lv->width_to);
+		return pd_arena_printf(a, "the link of %s trained at %s",
+		    f->subject, ln);
+	case PD_LEVER_ALL_PFS:
+		return pd_arena_printf(a, "traffic through every PF (now idle: "
+		    "%s)", f->subject);
+	case PD_LEVER_SW_GSO:
+		return "the guest's gso_max_size below the physical NIC's";
+	case PD_LEVER_EFFICIENCY:
+	case PD_LEVER_NONE:
+		break;
+	}
+	return pd_arena_printf(a, "%s on %s", f->rule->id, f->subject);
+}
+
 static void
 set_finding(const struct path *p, struct pd_ladder_step *s, unsigned n,
     double before)
@@ -140,6 +169,7 @@ pd_ladder_climb(const struct path *p, struct pd_ladder *l)
 		lo = lo < prev ? prev : lo > e ? e : lo;
 		hi = hi < e ? e : hi;
 		*s = (struct pd_ladder_step){ .finding = p->fix[i].f,
+			.fix = fix_label(p->a, p->fix[i].f),
 			.lo = lo * 1e9, .expected = e * 1e9, .hi = hi * 1e9,
 			.bottleneck_after = o.binds };
 		s->basis = pd_arena_printf(p->a, "%s; from %s to %s .. %s, "
@@ -178,11 +208,23 @@ fix_list(const struct path *p, const struct pd_ladder *l)
 	for (unsigned i = 0; i < l->n_steps; i++) {
 		const struct pd_ladder_step *st = &l->steps[i];
 
-		s = pd_arena_printf(p->a, "%s; fix %u, %s on %s -> about %s",
-		    s, i + 1, st->finding->rule->id, st->finding->subject,
+		s = pd_arena_printf(p->a, "%s Fix %u (%s): %s -> about %s.", s,
+		    i + 1, st->finding->rule->id, st->fix,
 		    rate(p->a, st->expected / 1e9));
 	}
 	return s;
+}
+
+/* "reads" for a storage workload's reads, else what the NIC does. */
+static const char *
+verb(const struct path *p)
+{
+	bool storage = strcmp(p->source, "fio") == 0 ||
+	    strcmp(p->source, "spdk_nvme_perf") == 0;
+
+	if (p->dir == PD_LADDER_RECEIVE)
+		return storage ? "reads" : "receives";
+	return storage ? "writes" : "sends";
 }
 
 static void
@@ -190,13 +232,16 @@ verdict(const struct path *p, struct pd_ladder *l)
 {
 	double share = l->ceiling > 0 ? p->observed * 1e9 / l->ceiling : 0;
 
-	l->verdict = pd_arena_printf(p->a, "%s %s at %s (%s, %s), %.0f %% of "
-	    "the %s ceiling of %s; the bottleneck is %s: %s%s%s.",
-	    p->h->name, p->dir == PD_LADDER_RECEIVE ? "receives" : "sends",
-	    rate(p->a, p->observed), p->source, p->what, 100 * share,
-	    rate(p->a, l->ceiling / 1e9), l->ceiling_stage, l->bottleneck,
-	    p->binds_how, l->n_steps ? fix_list(p, l) : "; no fix on this "
-	    "path is left", l->n_steps ? "" : "");
+	bool net = strcmp(p->source, "iperf3") == 0;
+
+	l->verdict = pd_arena_printf(p->a, "%s %s at %s%s (%s: %s), %.0f %% of "
+	    "the %s ceiling of %s. The bottleneck is %s: %s.%s",
+	    p->h->name, verb(p), rate(p->a, p->observed), net ?
+	    pd_arena_printf(p->a, " = %.2f Gbit/s", p->observed * 8) : "",
+	    p->source, p->what,
+	    100 * share, rate(p->a, l->ceiling / 1e9), l->ceiling_stage,
+	    l->bottleneck, p->binds_how, l->n_steps ? fix_list(p, l) :
+	    " No fix on this path is left.");
 }
 
 static struct pd_ladder *

@@ -27,17 +27,17 @@ from_job(struct path *p, const struct pd_workload *w,
 			return false;
 		p->observed = v / 1e9;
 		p->dir = sends ? PD_LADDER_TRANSMIT : PD_LADDER_RECEIVE;
-		p->what = pd_arena_printf(p->a, "%s%s TCP throughput as the "
-		    "receiver counted it", whose, sends ? "sent" : "received");
+		p->what = pd_arena_printf(p->a, "%s TCP throughput%s, as the "
+		    "receiver counted it", sends ? "sent" : "received", whose);
 	} else {
 		if (rd < MIN_OBSERVED && wr < MIN_OBSERVED)
 			return false;
 		/* an initiator's reads arrive through its NIC */
 		p->dir = rd >= wr ? PD_LADDER_RECEIVE : PD_LADDER_TRANSMIT;
 		p->observed = (rd >= wr ? rd : wr) / 1e9;
-		p->what = pd_arena_printf(p->a, "%s%s bandwidth%s", whose,
+		p->what = pd_arena_printf(p->a, "%s bandwidth%s%s",
 		    rd >= wr ? "read" : "write", w->total == j &&
-		    w->n_jobs > 1 ? " of every job together" : "");
+		    w->n_jobs > 1 ? " of every job together" : "", whose);
 	}
 	p->source = w->tool;
 	p->ev = j->ev.member ? j->ev : (struct pd_evidence){ w->member, 0,
@@ -81,7 +81,7 @@ from_guests(struct path *p)
 			virtio = virtio || (nd->driver &&
 			    strcmp(nd->driver, "virtio_net") == 0);
 		if (g != p->h && virtio && from_workloads(p, g,
-		    pd_arena_printf(p->a, "guest %s: ", g->name)))
+		    pd_arena_printf(p->a, " of guest %s", g->name)))
 			return true;
 	}
 	return false;

@@ -56,6 +56,7 @@ steps(const struct pd_ladder *l)
 		json_object_set_new(o, "rule", json_string(s->finding->rule->id));
 		json_object_set_new(o, "subject",
 		    json_string(s->finding->subject));
+		json_object_set_new(o, "fix", json_string(s->fix));
 		json_object_set_new(o, "low_bytes_per_s", bps(s->lo));
 		json_object_set_new(o, "expected_bytes_per_s", bps(s->expected));
 		json_object_set_new(o, "high_bytes_per_s", bps(s->hi));

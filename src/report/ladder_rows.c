@@ -27,8 +27,7 @@ pd_ladder_rows(const struct pd_ladder *l, struct pd_arena *a,
 		const struct pd_ladder_step *s = &l->steps[i];
 
 		rows[n++] = (struct pd_ladder_row){ pd_arena_printf(a, "fix %u: "
-		    "%s on %s", i + 1, s->finding->rule->id,
-		    s->finding->subject), pd_arena_printf(a, "%s (%s .. %s)",
+		    "%s (%s)", i + 1, s->fix, s->finding->rule->id), pd_arena_printf(a, "%s (%s .. %s)",
 		    pd_rate_str(a, s->expected), pd_rate_str(a, s->lo), pd_rate_str(a, s->hi)),
 		    s->bottleneck_after, s->basis };
 	}
