@@ -3,6 +3,7 @@
  * guest whose traffic the host carries), else from the card's counter
  * rates, else from the captures through it. */
 #include <string.h>
+#include "finalize/cardlink.h"
 #include "ladder/path.h"
 #include "pathdoctor/arena.h"
 
@@ -148,9 +149,24 @@ from_captures(struct path *p)
 	return true;
 }
 
+/* A benchmark whose throughput the card's own counters do not carry
+ * (a local disk, another NIC) does not measure this path: below half of
+ * it on the counters, the counters are the better measure. */
+#define ELSEWHERE 0.5
+
 bool
 pd_path_observed(struct path *p)
 {
-	return from_workloads(p, p->h, "") || from_guests(p) ||
-	    from_counters(p) || from_captures(p);
+	struct path c = *p;
+
+	if (from_workloads(p, p->h, "") || from_guests(p)) {
+		if (!from_counters(&c) || c.observed >= ELSEWHERE * p->observed)
+			return true;
+		c.what = pd_arena_printf(p->a, "%s (the %s output, %s, is not "
+		    "this card's traffic: its counters carry under half of it)",
+		    c.what, p->source, pd_rate_str(p->a, p->observed * 1e9));
+		*p = c;
+		return true;
+	}
+	return from_counters(p) || from_captures(p);
 }

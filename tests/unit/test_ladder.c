@@ -267,6 +267,34 @@ test_proxmox(void **state)
 	done(&x);
 }
 
+/* A 100G NIC on a Gen4 x8 slot trained at x4: the link binds at 7.3
+ * GB/s; trained at x8 the port's 11.8 GB/s binds instead. */
+static void
+test_link_training(void **state)
+{
+	struct fixture x;
+	static const struct pd_rule rule_link = { .id = "pcie.link-degraded" };
+
+	(void)state;
+	gx10(&x, 256, 7.0);
+	x.p.n_pf = 1;
+	x.p.pf[0].mts = 16000;
+	x.p.pf[0].width = 4;
+	x.p.pf[0].port_gbs = pd_port_goodput_gbs(100000, 1500);
+	add_fix(&x, &rule_link, (struct pd_lever){ .kind = PD_LEVER_LINK_TRAIN,
+		.dev = &x.dev[0], .mts_to = 16000, .width_to = 8 });
+	pd_path_decide(&x.p);
+	assert_int_equal(x.p.binds, BIND_HW);
+	pd_ladder_climb(&x.p, &x.l);
+	assert_int_equal(x.l.n_steps, 1);
+	const struct pd_ladder_step *s = &x.l.steps[0];
+
+	assert_non_null(strstr(s->bottleneck_after, "the port of"));
+	assert_true(s->hi <= x.p.pf[0].port_gbs * 1e9 + 1);
+	assert_true(s->expected > 10.5e9 && s->lo > 7.0e9);
+	done(&x);
+}
+
 int
 test_group_ladder(void)
 {
@@ -277,6 +305,7 @@ test_group_ladder(void)
 		cmocka_unit_test(test_spdk_order),
 		cmocka_unit_test(test_one_half),
 		cmocka_unit_test(test_proxmox),
+		cmocka_unit_test(test_link_training),
 	};
 	return cmocka_run_group_tests_name("ladder", tests, NULL, NULL);
 }
