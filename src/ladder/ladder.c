@@ -77,8 +77,13 @@ lever_text(const struct path *p, const struct pd_lever *lv, double before,
 		    "time", 100 * lv->f_self, lv->cores) : "");
 	case PD_LEVER_MPS:
 		return pd_arena_printf(a, "MaxPayload %d raises each link's TLP "
-		    "payload efficiency to %.1f %%", lv->mps_to,
-		    100 * pd_pcie_tlp_eff(lv->mps_to));
+		    "payload efficiency to %.1f %%%s", lv->mps_to,
+		    100 * pd_pcie_tlp_eff(lv->mps_to), p->strict &&
+		    !(p->iommu && p->iommu == lv) ? pd_arena_printf(a, ", and "
+		    "strict-mode translation, whose work grows with the TLPs "
+		    "per byte, costs %.1f %% instead of %.1f %% while strict "
+		    "mode lasts", 100 * pd_strict_xlate_loss(lv->mps_to),
+		    100 * pd_strict_xlate_loss(p->pf[0].mps)) : "");
 	case PD_LEVER_LINK_TRAIN:
 		return pd_arena_printf(a, "the link at its capability carries "
 		    "%.2f GB/s raw", pd_pcie_raw_gbs(lv->mts_to, lv->width_to));

@@ -37,8 +37,10 @@ from_job(struct path *p, const struct pd_workload *w,
 		p->dir = rd >= wr ? PD_LADDER_RECEIVE : PD_LADDER_TRANSMIT;
 		p->observed = (rd >= wr ? rd : wr) / 1e9;
 		p->what = pd_arena_printf(p->a, "%s bandwidth%s%s",
-		    rd >= wr ? "read" : "write", w->total == j &&
-		    w->n_jobs > 1 ? " of every job together" : "", whose);
+		    rd >= wr ? "read" : "write", w->total != j ? "" :
+		    strcmp(w->tool, "spdk_nvme_perf") == 0 ? " on its Total "
+		    "line" : w->n_jobs > 1 ? " of every job together" : "",
+		    whose);
 	}
 	p->source = w->tool;
 	p->ev = j->ev.member ? j->ev : (struct pd_evidence){ w->member, 0,

@@ -262,10 +262,16 @@ emit_mps_on(const struct pd_rule *self, const struct pd_host *h,
 		    "at most %.1f GB/s of TCP payload, so %s.", f->summary,
 		    ports, hi == 0 ? "the link is not the bottleneck and more "
 		    "MaxPayload gains nothing" : "only part of that is usable");
-	if (ports > 0)
+	if (ports > 0 && hi < model)
 		f->gain_basis = pd_arena_printf(out->arena, "%s; the ports "
-		    "behind the link deliver at most %.1f GB/s, which caps the "
-		    "gain at %.1f %%", f->gain_basis, ports, hi / 10.0);
+		    "behind the link%s let %s carry at most %.1f GB/s, which "
+		    "caps the gain at %.1f %%", f->gain_basis, links > 1 ? "s" :
+		    "", links > 1 ? "them" : "it", ports, hi / 10.0);
+	else if (ports > 0)
+		f->gain_basis = pd_arena_printf(out->arena, "%s; the ports "
+		    "behind the link%s deliver more than %s carr%s even at "
+		    "MaxPayload %d", f->gain_basis, links > 1 ? "s" : "",
+		    links > 1 ? "they" : "it", links > 1 ? "y" : "ies", best);
 	mps_confidence_risk(f, complete, root, ports);
 	for (unsigned i = 0; i < n; i++)
 		pd_finding_evidence(f, &grp[i]->ev_devctl);
