@@ -52,6 +52,39 @@ normalise_bus(struct pd_arena *a, const char *v)
 	return pd_arena_strdup(a, bdf);
 }
 
+/* ethtool -i names no interface: with a PCI bus-info it is kept as
+ * "(BUS)" for finalize to merge into the netdev ip -d link places at
+ * that address; without one it is listed as unused. */
+static enum pd_status
+unnamed(const struct pd_member *m, struct pd_host *h, struct pd_diag *d,
+    const struct pd_netdev *tmp)
+{
+	struct pd_arena *a = d->arena;
+
+	if (!tmp->bus_info) {
+		pd_diag_note(d, PD_WARN, "ethtool-i.no-ifname", 0, "the path "
+		    "names no interface and the output has no PCI bus-info: "
+		    "not used; name it ethtool-i/IF.txt");
+		pd_host_unused(h, a, m->path, pd_format_ethtool_info.name,
+		    "names no interface and has no PCI bus-info: name it "
+		    "ethtool-i/IF.txt");
+		return PD_WARN;
+	}
+	struct pd_netdev *nd = pd_host_netdev(h, a, pd_arena_printf(a, "(%s)",
+	    tmp->bus_info));
+
+	nd->unnamed = true;
+	nd->driver = tmp->driver;
+	nd->driver_version = tmp->driver_version;
+	nd->firmware = tmp->firmware;
+	nd->bus_info = tmp->bus_info;
+	nd->ev_driver = tmp->ev_driver;
+	pd_diag_note(d, PD_WARN, "ethtool-i.no-ifname", 0, "the path names no "
+	    "interface: joined by its bus-info %s where ip -d link places an "
+	    "interface there; name it ethtool-i/IF.txt", tmp->bus_info);
+	return PD_OK;
+}
+
 static enum pd_status
 parse_ethtool_info(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
@@ -62,14 +95,15 @@ parse_ethtool_info(const struct pd_member *m, struct pd_input *in,
 	const char *line, *key, *val;
 	size_t len, klen;
 
-	if (!ifname || !pd_ifname_valid(ifname)) {
-		pd_diag_note(d, PD_WARN, "ethtool-i.no-ifname", 0,
-		    "'%s' does not name an interface: name the file "
-		    "ethtool-i/IF.txt", ifname ? ifname : m->path);
-		if (!ifname)
-			ifname = "?";
+	struct pd_netdev tmp, *nd = &tmp;
+	bool named = ifname && pd_ifname_valid(ifname);
+
+	if (named) {
+		nd = pd_host_netdev(h, a, ifname);
+	} else {
+		/* read it aside: its bus-info may still find its netdev */
+		memset(&tmp, 0, sizeof(tmp));
 	}
-	struct pd_netdev *nd = pd_host_netdev(h, a, ifname);
 
 	while (pd_input_getline(in, &line, &len)) {
 		if (!pd_split_colon(line, &key, &klen, &val))
@@ -98,6 +132,8 @@ parse_ethtool_info(const struct pd_member *m, struct pd_input *in,
 	if (!nd->driver)
 		pd_diag_note(d, PD_WARN, "ethtool-i.no-driver", 0,
 		    "no 'driver:' line");
+	if (!named)
+		return unnamed(m, h, d, &tmp);
 	return PD_OK;
 }
 

@@ -165,13 +165,18 @@ parse_ethtool_stats(const struct pd_member *m, struct pd_input *in,
 	if (!ifname)
 		ifname = pd_ifname_from_path(a, m->hint_path,
 		    &pd_format_ethtool_stats);
-	if (!ifname || !pd_ifname_valid(ifname))
+	if (!ifname || !pd_ifname_valid(ifname)) {
+		/* counters of an unknown interface would make a phantom
+		 * one: the member is listed as unused instead */
 		pd_diag_note(d, PD_WARN, "ethtool-S.no-ifname", 0,
-		    "the interface is not named in the output and '%s' is not "
-		    "an interface name: name the file ethtool-S/IF.txt",
-		    ifname ? ifname : m->path);
-	if (!ifname)
-		ifname = "?";
+		    "the output names no interface and neither does its path: "
+		    "not used; name it ethtool-S/IF@UNIX-SECONDS.txt");
+		pd_host_unused(h, a, m->path, pd_format_ethtool_stats.name,
+		    "names no interface, and neither does its path: name it "
+		    "ethtool-S/IF@UNIX-SECONDS.txt");
+		free(vec);
+		return PD_WARN;
+	}
 	if (t < 0 && !pd_time_from_path(m->hint_path, &t))
 		t = -1;
 	struct pd_netdev *nd = pd_host_netdev(h, a, ifname);

@@ -99,9 +99,18 @@ parse_netdev_stats(const struct pd_member *m, struct pd_input *in,
 		    &pd_format_netdev_stats);
 	if (k.time < 0 && pd_time_from_path(m->hint_path, &ms))
 		k.time = ms / 1000;
-	if (!ifname || !seen) {
-		pd_diag_note(d, PD_WARN, "netdev-stats.empty", 0, "no interface "
-		    "name or no rx_bytes/tx_bytes counters");
+	if (!seen) {
+		pd_diag_note(d, PD_WARN, "netdev-stats.empty", 0,
+		    "no rx_bytes/tx_bytes counters");
+		return PD_WARN;
+	}
+	if (!ifname || !pd_ifname_valid(ifname)) {
+		pd_diag_note(d, PD_WARN, "netdev-stats.no-ifname", 0,
+		    "the output names no interface and neither does its path: "
+		    "not used; name it netdev-stats/IF@UNIX-SECONDS.txt");
+		pd_host_unused(h, a, m->path, pd_format_netdev_stats.name,
+		    "names no interface, and neither does its path: name it "
+		    "netdev-stats/IF@UNIX-SECONDS.txt");
 		return PD_WARN;
 	}
 	keep(pd_host_netdev(h, a, ifname), &k);

@@ -199,6 +199,9 @@ struct pd_channels {
 
 struct pd_netdev {
 	struct pd_netdev *next;		/* sorted by name */
+	bool unnamed;			/* "(BUS)": ethtool -i of an interface
+					 * no member names; finalize merges it
+					 * into the netdev at that bus-info */
 	struct pd_kstat kstat[2];	/* first, last (n_kstat of them) */
 	unsigned n_kstat;
 	struct pd_kstat_rate kstat_rate;	/* derived by finalize */
@@ -480,6 +483,14 @@ struct pd_workload {
 	struct pd_evidence first_error;
 };
 
+/* A member identified but not attributable (an ethtool -S dump that
+ * names no interface, in a file whose path names none either): the
+ * report lists it with the rules that would have used it. */
+struct pd_unused {
+	struct pd_unused *next;		/* in walk order */
+	const char *member, *format, *reason;
+};
+
 struct pd_host {
 	struct pd_host *next;		/* sorted by key */
 	const struct pd_model *model;	/* the bundle's other hosts */
@@ -521,6 +532,7 @@ struct pd_host {
 	const struct pd_workload_run *workload_run;	/* manifest */
 	const char **cpu_type_of;	/* [PD_MAX_CPUS]: type of each CPU */
 	struct pd_model_note *notes;	/* derived, in order */
+	struct pd_unused *unused;	/* members it could not attribute */
 };
 
 struct pd_model {
@@ -570,6 +582,10 @@ const struct pd_kv *pd_host_cmdline_pci_opt(const struct pd_host *h,
 /* Lookup-or-create by interface name, keeping the list sorted. */
 struct pd_netdev *pd_host_netdev(struct pd_host *h, struct pd_arena *a,
     const char *name);
+/* Records a member of format that no interface could be given; reason
+ * says what to name it. */
+void pd_host_unused(struct pd_host *h, struct pd_arena *a,
+    const char *member, const char *format, const char *reason);
 const struct pd_netdev *pd_host_find_netdev(const struct pd_host *h,
     const char *name);
 struct pd_snapshot *pd_netdev_snapshot(struct pd_netdev *nd,

@@ -35,6 +35,15 @@ struct pd_not_evaluated {
 	unsigned n_gaps;
 };
 
+/* A member no interface could be given (struct pd_unused), with the
+ * rules that would have used what it holds. */
+struct pd_unused_view {
+	struct pd_unused_view *next;
+	const struct pd_host *host;
+	const struct pd_unused *u;
+	const char *rules;		/* "nic.idle-pf, nic.lro-off"; "" */
+};
+
 struct pd_rule_filter;
 
 struct pd_report {
@@ -45,6 +54,7 @@ struct pd_report {
 	const struct pd_not_evaluated *not_evaluated;
 	const struct pd_ladder *ladders;	/* in host order; NULL: none */
 	const struct pd_ladder_gap *ladder_gaps;	/* hosts without one */
+	const struct pd_unused_view *unused;	/* members not attributed */
 	unsigned n_not_evaluated;
 	unsigned n_members_noted;	/* members whose worst status is not OK */
 	bool color;			/* renderers with .colour only */

@@ -95,14 +95,60 @@ pd_time_from_path(const char *path, int64_t *ms)
 	return pd_parse_unix_time(buf, ms, &end) && *end == '\0';
 }
 
+/* Names that follow the kernel's and udev's naming schemes, or the
+ * conventions of bridges, bonds, tunnels and hypervisors: with one of
+ * these a member's base name can stand for its interface even where
+ * nothing else in the path says it does. */
+static const char *const if_prefixes[] = {
+	"eth", "en", "wl", "ww", "ib", "bond", "br", "vmbr", "tap", "veth",
+	"vnet", "virbr", "docker", "team", "nic", "em", "usb", "vlan", "tun",
+	"gre", "ovs", "cni", "flannel", "cali", "vxlan", "geneve", "wg",
+	"macvtap", "ipvlan", "hn", "lan", "wan", "net", "p", NULL,
+};
+
+static bool
+interface_like(const char *b, size_t n)
+{
+	bool digit = false;
+
+	if (n == 2 && memcmp(b, "lo", 2) == 0)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		digit = digit || (b[i] >= '0' && b[i] <= '9');
+	for (const char *const *p = if_prefixes; digit && *p; p++) {
+		size_t k = strlen(*p);
+
+		if (n > k && memcmp(b, *p, k) == 0)
+			return k > 1 || (b[1] >= '0' && b[1] <= '9');
+	}
+	return false;
+}
+
+/* A directory of the path names the format's command ("ethtool-S/"). */
+static bool
+hinted_dir(const char *path, const char *base, const struct pd_format *f)
+{
+	size_t dir = (size_t)(base - path);
+
+	for (const char *const *h = f->hints; h && *h; h++) {
+		size_t k = strlen(*h);
+
+		for (size_t i = 0; k && i + k <= dir; i++)
+			if (memcmp(path + i, *h, k) == 0)
+				return true;
+	}
+	return false;
+}
+
 const char *
 pd_ifname_from_path(struct pd_arena *a, const char *path,
     const struct pd_format *f)
 {
 	const char *b;
-	size_t n, longest = 0;
+	size_t n, longest = 0, whole;
 
 	base_of(path, &b, &n);
+	whole = n;
 	n = time_at(b, n);
 	/* the longest of the format's prefixes: "ethtool_-S_" over a
 	 * shorter one that it starts with */
@@ -112,9 +158,16 @@ pd_ifname_from_path(struct pd_arena *a, const char *path,
 		if (n > k && k > longest && memcmp(b, *p, k) == 0)
 			longest = k;
 	}
+	const char *start = b;
+
 	b += longest;
 	n -= longest;
 	if (n == 0)
+		return NULL;
+	/* a neutral name ("m03", "output1") names no interface unless the
+	 * layout says the base name is one */
+	if (!longest && n == whole && !hinted_dir(path, start, f) &&
+	    !interface_like(b, n))
 		return NULL;
 	char *name = pd_arena_strndup(a, b, n);
 

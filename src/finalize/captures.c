@@ -51,7 +51,7 @@ classify(struct pd_capture *c)
 }
 
 void
-pd_finalize_captures(struct pd_host *h)
+pd_finalize_captures(struct pd_host *h, struct pd_arena *a)
 {
 	for (struct pd_capture *c = h->captures; c; c = c->next) {
 		for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
@@ -59,5 +59,11 @@ pd_finalize_captures(struct pd_host *h)
 				c->netdev = nd;
 		c->duration = c->last_ts - c->first_ts;
 		classify(c);
+		/* analysed, but no rule can place it on a path */
+		if (strcmp(c->ifname, "?") == 0)
+			pd_host_unused(h, a, c->member, "pcap", "names no "
+			    "interface, and neither does its path: its flows "
+			    "are counted but joined to no interface; name it "
+			    "pcap/IF.pcap");
 	}
 }

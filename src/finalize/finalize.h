@@ -41,6 +41,6 @@ void pd_profile_stack_share(const struct pd_profile *p,
 void pd_finalize_nic(struct pd_host *h, struct pd_arena *a);
 
 /* captures.c: captures joined to netdevs and called virtual or physical. */
-void pd_finalize_captures(struct pd_host *h);
+void pd_finalize_captures(struct pd_host *h, struct pd_arena *a);
 
 #endif

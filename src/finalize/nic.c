@@ -20,9 +20,39 @@ is_network(const struct pd_pcidev *d)
 	    strcmp(c, "Infiniband controller") == 0;
 }
 
+/* An unnamed ethtool -i "(BUS)" gives its driver to the interface at
+ * that bus-info and disappears; alone it stays, the interface's only
+ * trace. */
+static void
+merge_unnamed(struct pd_host *h)
+{
+	for (struct pd_netdev **pp = &h->netdevs; *pp;) {
+		struct pd_netdev *u = *pp, *to = NULL;
+
+		for (struct pd_netdev *nd = h->netdevs; u->unnamed && nd &&
+		    !to; nd = nd->next)
+			if (!nd->unnamed && nd->bus_info &&
+			    strcmp(nd->bus_info, u->bus_info) == 0)
+				to = nd;
+		if (!to) {
+			pp = &u->next;
+			continue;
+		}
+		if (!to->driver) {
+			to->driver = u->driver;
+			to->driver_version = u->driver_version;
+			to->firmware = u->firmware;
+			to->ev_driver = u->ev_driver;
+		}
+		*pp = u->next;
+		h->n_netdevs--;
+	}
+}
+
 static void
 join_pci(struct pd_host *h)
 {
+	merge_unnamed(h);
 	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
 		if (!nd->bus_info)
 			continue;

@@ -33,6 +33,21 @@ pd_host_netdev(struct pd_host *h, struct pd_arena *a, const char *name)
 	return nd;
 }
 
+void
+pd_host_unused(struct pd_host *h, struct pd_arena *a, const char *member,
+    const char *format, const char *reason)
+{
+	struct pd_unused **pp = &h->unused, *u;
+
+	while (*pp)
+		pp = &(*pp)->next;
+	u = pd_arena_alloc(a, sizeof(*u));
+	u->member = pd_arena_strdup(a, member);
+	u->format = format;
+	u->reason = pd_arena_strdup(a, reason);
+	*pp = u;
+}
+
 const struct pd_netdev *
 pd_host_find_netdev(const struct pd_host *h, const char *name)
 {

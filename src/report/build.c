@@ -1,11 +1,46 @@
 /* The report-building step: the rules run, the ladders compose their
  * gains, then the counts every renderer prints are taken once. */
 #include "bundle/bundle.h"
+#include "pathdoctor/arena.h"
 #include "pathdoctor/finding.h"
+#include "pathdoctor/format.h"
 #include "pathdoctor/ladder.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
+
+/* The rules that need an input the member's format gives. */
+static const char *
+rules_using(struct pd_arena *a, const char *format)
+{
+	const struct pd_format *f = pd_format_find(format);
+	const char *s = "";
+
+	for (const struct pd_rule_group *const *g = pd_rule_groups; f && *g;
+	    g++)
+		for (size_t i = 0; i < (*g)->n_rules; i++)
+			if ((*g)->rules[i].needs & f->gives)
+				s = pd_arena_printf(a, "%s%s%s", s, *s ? ", " : "",
+				    (*g)->rules[i].id);
+	return s;
+}
+
+static const struct pd_unused_view *
+unused_views(const struct pd_model *m)
+{
+	struct pd_unused_view *head = NULL, **tail = &head;
+	struct pd_arena *a = pd_model_arena(m);
+
+	for (const struct pd_host *h = m->hosts; h; h = h->next)
+		for (const struct pd_unused *u = h->unused; u; u = u->next) {
+			*tail = pd_arena_alloc(a, sizeof(**tail));
+			(*tail)->host = h;
+			(*tail)->u = u;
+			(*tail)->rules = rules_using(a, u->format);
+			tail = &(*tail)->next;
+		}
+	return head;
+}
 
 void
 pd_report_build(struct pd_report *r, const char *bundle,
@@ -19,6 +54,7 @@ pd_report_build(struct pd_report *r, const char *bundle,
 
 	r->ladders = pd_ladders_build(m, fs, &gaps);
 	r->ladder_gaps = gaps;
+	r->unused = unused_views(m);
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next)
 		r->n_not_evaluated++;

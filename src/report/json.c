@@ -598,6 +598,19 @@ render_json(const struct pd_report *r, FILE *out)
 		json_array_append_new(ne, o);
 	}
 	json_object_set_new(root, "not_evaluated", ne);
+	json_t *un = json_array();
+
+	for (const struct pd_unused_view *v = r->unused; v; v = v->next) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "host", json_string(v->host->name));
+		json_object_set_new(o, "member", json_string(v->u->member));
+		json_object_set_new(o, "format", json_string(v->u->format));
+		json_object_set_new(o, "reason", json_string(v->u->reason));
+		json_object_set_new(o, "rules", json_string(v->rules));
+		json_array_append_new(un, o);
+	}
+	json_object_set_new(root, "unused_members", un);
 	for (const struct pd_member_result *m = r->coverage->members; m;
 	    m = m->next)
 		json_array_append_new(ms, member(m));

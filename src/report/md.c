@@ -401,6 +401,25 @@ ladders(FILE *out, const struct pd_report *r)
 		    g->host->name, g->needs);
 }
 
+static void
+unused(FILE *out, const struct pd_report *r)
+{
+	if (!r->unused)
+		return;
+	fprintf(out, "\n## Members not used\n\n");
+	for (const struct pd_unused_view *v = r->unused; v; v = v->next) {
+		fprintf(out, "- `");
+		cell(out, v->u->member);
+		fprintf(out, "` (%s", v->u->format);
+		if (r->model->n_hosts > 1)
+			fprintf(out, ", host %s", v->host->name);
+		fprintf(out, "): ");
+		cell(out, v->u->reason);
+		fprintf(out, "%s%s\n", *v->rules ? ". Rules that would use it: " :
+		    "", v->rules);
+	}
+}
+
 static int
 render_md(const struct pd_report *r, FILE *out)
 {
@@ -451,6 +470,7 @@ render_md(const struct pd_report *r, FILE *out)
 			}
 		}
 	}
+	unused(out, r);
 	members(out, r->coverage);
 	hosts(out, r->model);
 	return ferror(out) ? -1 : 0;

@@ -208,6 +208,10 @@ render_term(const struct pd_report *r, FILE *out)
 	for (size_t i = 0; i < r->findings->n; i++)
 		finding(out, r, s, i, r->findings->v[i]);
 	not_evaluated(out, r, s);
+	for (const struct pd_unused_view *v = r->unused; v; v = v->next)
+		fprintf(out, "%snot used%s %s (%s): %s%s%s\n", s->bold, s->off,
+		    v->u->member, v->u->format, v->u->reason, *v->rules ?
+		    "; rules that would use it: " : "", v->rules);
 	notes(out, r, s);
 	for (const struct pd_host *h = r->model->hosts; h; h = h->next)
 		host(out, h, s);

@@ -345,6 +345,76 @@ test_workload_dir_host(void **state)
 	pd_model_free(m);
 }
 
+/* "m07" in a buffer of its own */
+static const char *
+neutral_name(size_t i)
+{
+	static char buf[16];
+
+	snprintf(buf, sizeof(buf), "m%02zu", i);
+	return buf;
+}
+
+static struct tar_entry neutral[64];
+static unsigned char *neutral_data[64];
+static size_t n_neutral;
+
+static void
+add_neutral(const char *path, const char *name)
+{
+	size_t len;
+
+	(void)name;
+	if (n_neutral == 64)
+		return;
+	neutral_data[n_neutral] = slurp(path, &len);
+	neutral[n_neutral] = (struct tar_entry){
+		.path = strdup(neutral_name(n_neutral + 1)),
+		.data = neutral_data[n_neutral], .len = len };
+	n_neutral++;
+}
+
+/* Every member of the GX10 sample renamed m01, m02, ...: still read,
+ * no phantom interfaces, and each member whose interface cannot be
+ * known listed once with the rules it would have fed. */
+static void
+test_neutral_names(void **state)
+{
+	struct parsed p;
+	size_t len, n_unused = 0, n_unknown = 0;
+
+	(void)state;
+	n_neutral = 0;
+	each_file("samples/bundles/gx10-before", add_neutral);
+	assert_true(n_neutral > 30);
+	unsigned char *tar = make_tar(neutral, n_neutral, 1, &len);
+
+	parsed_read_memory(&p, tar, len, "neutral.tgz");
+	assert_int_equal(p.rc, 0);
+	const struct pd_host *h = p.m->hosts;
+
+	/* lo and the four PFs from ip -d link; ethtool -i joined by bus */
+	assert_int_equal(h->n_netdevs, 5);
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
+		assert_false(nd->unnamed);
+	assert_non_null(pd_host_find_netdev(h, "nic5")->driver);
+	for (const struct pd_unused *u = h->unused; u; u = u->next) {
+		n_unused++;
+		assert_true(strcmp(u->format, "ethtool-S") == 0 ||
+		    strcmp(u->format, "pcap") == 0);
+	}
+	assert_int_equal(n_unused, 9);	/* 8 snapshots, 1 capture */
+	for (const struct pd_member_result *r = p.cov.members; r; r = r->next)
+		n_unknown += strcmp(r->format, "unknown") == 0;
+	assert_int_equal(n_unknown, 0);
+	parsed_free(&p);
+	free(tar);
+	for (size_t i = 0; i < n_neutral; i++) {
+		free((void *)neutral[i].path);
+		free(neutral_data[i]);
+	}
+}
+
 int
 test_group_bundle(void)
 {
@@ -356,6 +426,7 @@ test_group_bundle(void)
 		cmocka_unit_test(test_manifest_workload),
 		cmocka_unit_test(test_manifest_workload_bad),
 		cmocka_unit_test(test_workload_dir_host),
+		cmocka_unit_test(test_neutral_names),
 	};
 	return cmocka_run_group_tests_name("bundle", tests, NULL, NULL);
 }
