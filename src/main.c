@@ -16,7 +16,8 @@
 #include "pathdoctor/text.h"
 #include "report/dump.h"
 
-enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_BUNDLE = 3 };
+enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_BUNDLE = 3,
+	EXIT_NOTHING = 4 };
 
 enum opt_id {
 	OPT_FORMAT = 'f', OPT_OUTPUT = 'o', OPT_HELP = 'h',
@@ -88,8 +89,8 @@ usage(FILE *out)
 		fprintf(out, "  %-28s %s\n", left, o->help);
 	}
 	fprintf(out, "\nExit status: 0 analysed; 1 findings at or above "
-	    "--fail-on; 2 usage error;\n3 bundle unreadable.  NO_COLOR turns "
-	    "colour off.\n");
+	    "--fail-on; 2 usage error;\n3 bundle unreadable; 4 no member of a "
+	    "format pathdoctor reads.  NO_COLOR\nturns colour off.\n");
 }
 
 static bool
@@ -336,6 +337,8 @@ run(const struct config *cfg, const char *bundle)
 		fprintf(stderr, "pathdoctor: writing the report failed\n");
 		rc = EXIT_BUNDLE;
 	}
+	if (r.nothing_read && rc == EXIT_CLEAN)
+		rc = EXIT_NOTHING;
 	for (size_t i = 0; i < fs.n && rc == EXIT_CLEAN; i++)
 		if (cfg->fail_on != PD_LEVEL_OFF &&
 		    pd_finding_level(fs.v[i]) >= cfg->fail_on)

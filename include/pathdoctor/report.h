@@ -57,6 +57,9 @@ struct pd_report {
 	const struct pd_unused_view *unused;	/* members not attributed */
 	unsigned n_not_evaluated;
 	unsigned n_members_noted;	/* members whose worst status is not OK */
+	/* "none of the 12 members is a format pathdoctor reads: ..." when
+	 * no member was identified; NULL otherwise */
+	const char *nothing_read;
 	bool color;			/* renderers with .colour only */
 };
 

@@ -1,5 +1,6 @@
 /* The report-building step: the rules run, the ladders compose their
  * gains, then the counts every renderer prints are taken once. */
+#include <string.h>
 #include "bundle/bundle.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/finding.h"
@@ -42,6 +43,30 @@ unused_views(const struct pd_model *m)
 	return head;
 }
 
+#define NOTHING_NAMES 5	/* member names quoted when nothing is read */
+
+/* Every member unknown: said in every output, and main's exit code. */
+static const char *
+nothing_read(const struct pd_coverage *cov, struct pd_arena *a)
+{
+	const char *names = "";
+	unsigned k = 0;
+
+	for (const struct pd_member_result *mr = cov->members; mr;
+	    mr = mr->next) {
+		if (strcmp(mr->format, "unknown") != 0)
+			return NULL;
+		if (k++ < NOTHING_NAMES)
+			names = pd_arena_printf(a, "%s%s%s", names, *names ?
+			    ", " : "", mr->path);
+	}
+	return pd_arena_printf(a, "none of the %u member%s is a format "
+	    "pathdoctor reads (%s%s); pathdoctor --list-formats lists them, "
+	    "and pathdoctor-collect gathers them", cov->n_members,
+	    cov->n_members == 1 ? "" : "s", names, k > NOTHING_NAMES ?
+	    ", ..." : "");
+}
+
 void
 pd_report_build(struct pd_report *r, const char *bundle,
     const struct pd_model *m, const struct pd_coverage *cov,
@@ -55,6 +80,8 @@ pd_report_build(struct pd_report *r, const char *bundle,
 	r->ladders = pd_ladders_build(m, fs, &gaps);
 	r->ladder_gaps = gaps;
 	r->unused = unused_views(m);
+	r->nothing_read = cov->n_members ? nothing_read(cov, pd_model_arena(m)) :
+	    NULL;
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next)
 		r->n_not_evaluated++;

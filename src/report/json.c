@@ -565,6 +565,8 @@ render_json(const struct pd_report *r, FILE *out)
 	json_object_set_new(root, "generator",
 	    json_string("pathdoctor " PD_VERSION));
 	json_object_set_new(root, "bundle", json_string(r->bundle));
+	json_object_set_new(root, "nothing_read", r->nothing_read ?
+	    json_string(r->nothing_read) : json_null());
 	for (size_t i = 0; i < r->findings->n; i++)
 		json_array_append_new(fs, finding(r->findings->v[i],
 		    pd_model_arena(r->model)));

@@ -426,7 +426,11 @@ render_md(const struct pd_report *r, FILE *out)
 	const struct pd_findings *fs = r->findings;
 
 	fprintf(out, "# pathdoctor report: %s\n\n", r->bundle);
-	if (fs->n == 0) {
+	if (r->nothing_read) {
+		fprintf(out, "**Nothing read:** ");
+		cell(out, r->nothing_read);
+		fprintf(out, ".\n");
+	} else if (fs->n == 0) {
 		fprintf(out, "No findings.\n");
 		ladders(out, r);
 	} else {

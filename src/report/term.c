@@ -204,6 +204,9 @@ render_term(const struct pd_report *r, FILE *out)
 	const struct style *s = r->color ? &ansi : &plain;
 
 	header(out, r, s);
+	if (r->nothing_read)
+		fprintf(out, "%snothing read%s: %s\n\n", s->red, s->off,
+		    r->nothing_read);
 	ladders(out, r, s);
 	for (size_t i = 0; i < r->findings->n; i++)
 		finding(out, r, s, i, r->findings->v[i]);
