@@ -226,7 +226,7 @@ const struct pd_format pd_format_fio_json = {
 	.command = "fio --output-format=json JOBFILE",
 	.hints = hints,
 	.gives = PD_HAVE_WORKLOAD,
-	.collect = "the benchmark's output: fio --output-format=json",
+	.collect = "fio --output-format=json output",
 	.bid = bid_fio_json,
 	.parse = parse_fio_json,
 };

@@ -459,7 +459,7 @@ const struct pd_format pd_format_fio = {
 	.command = "fio JOBFILE",
 	.hints = hints,
 	.gives = PD_HAVE_WORKLOAD,
-	.collect = "the benchmark's output: fio --output-format=json",
+	.collect = "fio --output-format=json output",
 	.bid = bid_fio,
 	.parse = parse_fio,
 };

@@ -158,7 +158,7 @@ const struct pd_format pd_format_iperf3_json = {
 	.command = "iperf3 -c HOST -J",
 	.hints = hints,
 	.gives = PD_HAVE_WORKLOAD,
-	.collect = "the benchmark's output: iperf3 -c HOST -J",
+	.collect = "iperf3 -c HOST -J output",
 	.bid = bid_iperf3_json,
 	.parse = parse_iperf3_json,
 };

@@ -211,7 +211,7 @@ const struct pd_format pd_format_iperf3 = {
 	.command = "iperf3 -c HOST",
 	.hints = hints,
 	.gives = PD_HAVE_WORKLOAD,
-	.collect = "the benchmark's output: iperf3 -c HOST -J",
+	.collect = "iperf3 -c HOST -J output",
 	.bid = bid_iperf3,
 	.parse = parse_iperf3,
 };

@@ -163,7 +163,7 @@ const struct pd_format pd_format_spdk_perf = {
 	.command = "spdk_nvme_perf -q N -o SIZE -w RW -t SECONDS -r TRID",
 	.hints = hints,
 	.gives = PD_HAVE_WORKLOAD,
-	.collect = "the benchmark's output: spdk_nvme_perf ...",
+	.collect = "spdk_nvme_perf output (pathdoctor-collect --during runs any of them)",
 	.bid = bid_spdk_perf,
 	.parse = parse_spdk_perf,
 };

@@ -533,6 +533,8 @@ struct pd_host {
 	const char **cpu_type_of;	/* [PD_MAX_CPUS]: type of each CPU */
 	struct pd_model_note *notes;	/* derived, in order */
 	struct pd_unused *unused;	/* members it could not attribute */
+	const char *guest_why;		/* derived: a virtual machine, and
+					 * why ("virtio_net NICs only") */
 };
 
 struct pd_model {

@@ -33,6 +33,8 @@ struct pd_not_evaluated {
 	unsigned n_needs;
 	const struct pd_collect_gap **gaps;	/* of host->gaps, in order */
 	unsigned n_gaps;
+	const char *inapplicable;	/* why the rule cannot apply to this
+					 * host (a virtual machine); NULL */
 };
 
 /* A member no interface could be given (struct pd_unused), with the
@@ -52,6 +54,7 @@ struct pd_report {
 	const struct pd_findings *findings;
 	const struct pd_coverage *coverage;
 	const struct pd_not_evaluated *not_evaluated;
+	const struct pd_not_evaluated *not_applicable;	/* inapplicable set */
 	const struct pd_ladder *ladders;	/* in host order; NULL: none */
 	const struct pd_ladder_gap *ladder_gaps;	/* hosts without one */
 	const struct pd_unused_view *unused;	/* members not attributed */

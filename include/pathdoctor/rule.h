@@ -19,6 +19,8 @@ struct pd_rule {
 	const char *title;	/* one line */
 	const char *doc;	/* why it matters, where the numbers come from */
 	unsigned needs;		/* enum pd_have bits */
+	bool physical;		/* about hardware of the host's own: not
+				 * applicable to a virtual machine */
 	void (*check)(const struct pd_rule *self, const struct pd_host *h,
 	    struct pd_findings *out);
 };

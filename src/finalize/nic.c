@@ -114,6 +114,58 @@ group_cards(struct pd_host *h, struct pd_arena *a)
 	}
 }
 
+static const char *const virtual_nic_drivers[] = { "virtio_net",
+	"vmxnet3", "hv_netvsc", "xen_netfront", "xen-netfront", NULL };
+/* software interfaces: neither a guest's NIC nor hardware */
+static const char *const software_drivers[] = { "tun", "veth", "bridge",
+	"bonding", "openvswitch", "vxlan", "macvlan", "ipvlan", "dummy",
+	"team", "wireguard", "8021q", NULL };
+
+static bool
+listed(const char *s, const char *const *list)
+{
+	for (; s && *list; list++)
+		if (strcmp(s, *list) == 0)
+			return true;
+	return false;
+}
+
+static bool
+virtio_device(const struct pd_pcidev *d)
+{
+	return d->vendor_id == 0x1af4 || (d->desc && strstr(d->desc,
+	    "Virtio")) || (d->driver && strncmp(d->driver, "virtio", 6) == 0);
+}
+
+/* A virtual machine: its NICs are all a hypervisor's (virtio, vmxnet3,
+ * Hyper-V, Xen), so the rules about a host's own PCIe links and ports
+ * cannot apply to it.  A passed-through NIC makes it a host of its own
+ * for those rules. */
+static void
+detect_guest(struct pd_host *h, struct pd_arena *a)
+{
+	const char *virt = NULL;
+	bool own = false;
+
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
+		if (listed(nd->driver, virtual_nic_drivers))
+			virt = nd->driver;
+		else if (nd->driver && !listed(nd->driver, software_drivers))
+			own = true;
+	}
+	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next) {
+		if (!is_network(d))
+			continue;
+		if (virtio_device(d))
+			virt = virt ? virt : "virtio";
+		else
+			own = true;
+	}
+	if (virt && !own)
+		h->guest_why = pd_arena_printf(a, "a virtual machine: its NICs "
+		    "are %s devices", virt);
+}
+
 void
 pd_finalize_nic(struct pd_host *h, struct pd_arena *a)
 {
@@ -125,4 +177,5 @@ pd_finalize_nic(struct pd_host *h, struct pd_arena *a)
 	}
 	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)
 		pd_pf_path(d, &d->path);
+	detect_guest(h, a);
 }

@@ -67,6 +67,30 @@ nothing_read(const struct pd_coverage *cov, struct pd_arena *a)
 	    ", ..." : "");
 }
 
+/* Rules that cannot apply to a host are not "not evaluated": that list
+ * keeps what the user could add. */
+static void
+split_inapplicable(struct pd_report *r, struct pd_not_evaluated *all)
+{
+	struct pd_not_evaluated *ne = NULL, **te = &ne, *na = NULL, **ta = &na;
+
+	while (all) {
+		struct pd_not_evaluated *n = all;
+
+		all = n->next;
+		n->next = NULL;
+		if (n->inapplicable) {
+			*ta = n;
+			ta = &n->next;
+		} else {
+			*te = n;
+			te = &n->next;
+		}
+	}
+	r->not_evaluated = ne;
+	r->not_applicable = na;
+}
+
 void
 pd_report_build(struct pd_report *r, const char *bundle,
     const struct pd_model *m, const struct pd_coverage *cov,
@@ -74,7 +98,7 @@ pd_report_build(struct pd_report *r, const char *bundle,
 {
 	*r = (struct pd_report){ .bundle = bundle, .model = m,
 		.findings = fs, .coverage = cov };
-	r->not_evaluated = pd_engine_run(m, fs, filter);
+	split_inapplicable(r, pd_engine_run(m, fs, filter));
 	struct pd_ladder_gap *gaps = NULL;
 
 	r->ladders = pd_ladders_build(m, fs, &gaps);

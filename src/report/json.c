@@ -600,6 +600,18 @@ render_json(const struct pd_report *r, FILE *out)
 		json_array_append_new(ne, o);
 	}
 	json_object_set_new(root, "not_evaluated", ne);
+	json_t *na = json_array();
+
+	for (const struct pd_not_evaluated *n = r->not_applicable; n;
+	    n = n->next) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "rule", json_string(n->rule->id));
+		json_object_set_new(o, "host", json_string(n->host->name));
+		json_object_set_new(o, "why", json_string(n->inapplicable));
+		json_array_append_new(na, o);
+	}
+	json_object_set_new(root, "not_applicable", na);
 	json_t *un = json_array();
 
 	for (const struct pd_unused_view *v = r->unused; v; v = v->next) {

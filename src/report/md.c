@@ -401,6 +401,28 @@ ladders(FILE *out, const struct pd_report *r)
 		    g->host->name, g->needs);
 }
 
+/* One line per host: the rules that cannot apply to it, and why. */
+static void
+not_applicable(FILE *out, const struct pd_report *r)
+{
+	const struct pd_host *h = NULL;
+
+	for (const struct pd_not_evaluated *n = r->not_applicable; n;
+	    n = n->next) {
+		if (n->host != h) {
+			fprintf(out, "%s- on %s (%s): ", h ? "\n" :
+			    "\n## Not applicable\n\n", n->host->name,
+			    n->inapplicable);
+			h = n->host;
+		} else {
+			fprintf(out, ", ");
+		}
+		fprintf(out, "`%s`", n->rule->id);
+	}
+	if (h)
+		fprintf(out, "\n");
+}
+
 static void
 unused(FILE *out, const struct pd_report *r)
 {
@@ -474,6 +496,7 @@ render_md(const struct pd_report *r, FILE *out)
 			}
 		}
 	}
+	not_applicable(out, r);
 	unused(out, r);
 	members(out, r->coverage);
 	hosts(out, r->model);

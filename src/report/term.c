@@ -211,6 +211,10 @@ render_term(const struct pd_report *r, FILE *out)
 	for (size_t i = 0; i < r->findings->n; i++)
 		finding(out, r, s, i, r->findings->v[i]);
 	not_evaluated(out, r, s);
+	for (const struct pd_not_evaluated *n = r->not_applicable; n;
+	    n = n->next)
+		fprintf(out, "%snot applicable%s %s on %s: %s\n", s->bold,
+		    s->off, n->rule->id, n->host->name, n->inapplicable);
 	for (const struct pd_unused_view *v = r->unused; v; v = v->next)
 		fprintf(out, "%snot used%s %s (%s): %s%s%s\n", s->bold, s->off,
 		    v->u->member, v->u->format, v->u->reason, *v->rules ?

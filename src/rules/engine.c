@@ -72,6 +72,9 @@ pd_engine_run(const struct pd_model *m, struct pd_findings *out,
 				}
 				*tail = not_evaluated(r, h, missing,
 				    pd_model_arena(m));
+				/* nothing the user adds makes it apply */
+				if (r->physical && h->guest_why)
+					(*tail)->inapplicable = h->guest_why;
 				tail = &(*tail)->next;
 			}
 		}

@@ -518,6 +518,7 @@ static const struct pd_rule rules[] = {
 		    "end is 0 unless observed traffic is near the active "
 		    "capacity.  Confidence 85 with rates from two snapshots, "
 		    "50 with since-boot totals.",
+		.physical = true,
 		.needs = PD_HAVE_NIC_STATS | PD_HAVE_NETDEV_PCI,
 		.check = check_idle_pf,
 	},
@@ -533,6 +534,7 @@ static const struct pd_rule rules[] = {
 		    "exclusive).  Gain 0 to +2 %: GB10 measured +2 % for the "
 		    "kernel NVMe/TCP initiator, nothing for SPDK.  Confidence "
 		    "70 with rates, 45 with totals, 30 when blocked.",
+		.physical = true,
 		.needs = PD_HAVE_NIC_FEATURES | PD_HAVE_NIC_STATS,
 		.check = check_lro,
 	},
@@ -551,6 +553,7 @@ static const struct pd_rule rules[] = {
 		    "of ms with pause off and tens with it on.  Confidence 75 "
 		    "with drops and retransmissions, 55 with retransmissions, "
 		    "50 with drop rates, 40 with since-boot drops.",
+		.physical = true,
 		.needs = PD_HAVE_PAUSE,
 		.check = check_pause,
 	},

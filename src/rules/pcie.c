@@ -538,6 +538,7 @@ static const struct pd_rule rules[] = {
 		    "Confidence 80 with the full chain known, 50 with a port "
 		    "unreadable, 40 without topology, and at most 60 while no "
 		    "port speed tells whether the link limits throughput.",
+		.physical = true,
 		.needs = PD_HAVE_PCI | PD_HAVE_PCIE_LINK,
 		.check = check_mps,
 	},
@@ -555,6 +556,7 @@ static const struct pd_rule rules[] = {
 		    "virtual functions and links that are down are skipped, "
 		    "and a port's downgrade is reported on the device below "
 		    "it.",
+		.physical = true,
 		.needs = PD_HAVE_PCI | PD_HAVE_PCIE_LINK,
 		.check = check_link,
 	},

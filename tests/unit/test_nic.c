@@ -765,11 +765,43 @@ test_ring_channel_bad_lines(void **state)
 	    "NIC channel counts: ethtool -l IF output");
 }
 
+/* A guest VM is not asked for lspci -vv: the PCIe and NIC rules cannot
+ * apply to its virtio NIC, and say so once; its host is told what to
+ * add as before. */
+static void
+test_guest_not_applicable(void **state)
+{
+	struct parsed p;
+	struct pd_report r;
+	unsigned guest_na = 0;
+
+	(void)state;
+	parsed_read(&p, "samples/pve-gso-before.tgz");
+	const struct pd_host *g = p.m->hosts, *pve = g->next;
+
+	assert_string_equal(g->name, "guest");
+	assert_non_null(g->guest_why);
+	assert_non_null(strstr(g->guest_why, "virtio_net"));
+	assert_null(pve->guest_why);
+	pd_report_build(&r, "pve", p.m, &p.cov, &p.fs, NULL);
+	for (const struct pd_not_evaluated *n = r.not_evaluated; n;
+	    n = n->next)
+		assert_false(n->host == g && n->rule->physical);
+	for (const struct pd_not_evaluated *n = r.not_applicable; n;
+	    n = n->next) {
+		assert_ptr_equal(n->host, g);
+		guest_na++;
+	}
+	assert_int_equal(guest_na, 5);
+	parsed_free(&p);
+}
+
 int
 test_group_nic(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ifpath),
+		cmocka_unit_test(test_guest_not_applicable),
 		cmocka_unit_test(test_counter_delta_and_alias),
 		cmocka_unit_test(test_rates_reset_and_queues),
 		cmocka_unit_test(test_corpus_readers),
