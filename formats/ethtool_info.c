@@ -98,7 +98,10 @@ parse_ethtool_info(const struct pd_member *m, struct pd_input *in,
 	struct pd_netdev tmp, *nd = &tmp;
 	bool named = ifname && pd_ifname_valid(ifname);
 
-	if (named) {
+	if (named && !pd_ifname_path_trusted(m->hint_path,
+	    &pd_format_ethtool_info)) {
+		nd = pd_host_netdev_guessed(h, a, ifname);
+	} else if (named) {
 		nd = pd_host_netdev(h, a, ifname);
 	} else {
 		/* read it aside: its bus-info may still find its netdev */

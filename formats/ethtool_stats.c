@@ -162,24 +162,28 @@ parse_ethtool_stats(const struct pd_member *m, struct pd_input *in,
 		c->text = pd_arena_strdup(a, s);
 		vec[n++] = c;
 	}
-	if (!ifname)
+	bool guessed = false;
+
+	if (!ifname) {
 		ifname = pd_ifname_from_path(a, m->hint_path,
 		    &pd_format_ethtool_stats);
+		guessed = !pd_ifname_path_trusted(m->hint_path,
+		    &pd_format_ethtool_stats);
+	}
 	if (!ifname || !pd_ifname_valid(ifname)) {
-		/* counters of an unknown interface would make a phantom
-		 * one: the member is listed as unused instead */
+		/* kept as "?" for a lone dump; where outputs name the host's
+		 * interfaces, finalize lists it as not used instead */
 		pd_diag_note(d, PD_WARN, "ethtool-S.no-ifname", 0,
-		    "the output names no interface and neither does its path: "
-		    "not used; name it ethtool-S/IF@UNIX-SECONDS.txt");
-		pd_host_unused(h, a, m->path, pd_format_ethtool_stats.name,
-		    "names no interface, and neither does its path: name it "
-		    "ethtool-S/IF@UNIX-SECONDS.txt");
-		free(vec);
-		return PD_WARN;
+		    "the output names no interface and neither does its path "
+		    "('%s'): name it ethtool-S/IF@UNIX-SECONDS.txt", ifname ?
+		    ifname : m->path);
+		ifname = "?";
+		guessed = true;
 	}
 	if (t < 0 && !pd_time_from_path(m->hint_path, &t))
 		t = -1;
-	struct pd_netdev *nd = pd_host_netdev(h, a, ifname);
+	struct pd_netdev *nd = guessed ? pd_host_netdev_guessed(h, a, ifname) :
+	    pd_host_netdev(h, a, ifname);
 	struct pd_snapshot *snap = pd_netdev_snapshot(nd, a, m->path, t);
 	unsigned dups = n ? sort_counters(vec, n, snap) : 0;
 

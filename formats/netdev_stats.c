@@ -94,9 +94,14 @@ parse_netdev_stats(const struct pd_member *m, struct pd_input *in,
 			}
 		}
 	}
-	if (!ifname)
+	bool guessed = false;
+
+	if (!ifname) {
 		ifname = pd_ifname_from_path(a, m->hint_path,
 		    &pd_format_netdev_stats);
+		guessed = !pd_ifname_path_trusted(m->hint_path,
+		    &pd_format_netdev_stats);
+	}
 	if (k.time < 0 && pd_time_from_path(m->hint_path, &ms))
 		k.time = ms / 1000;
 	if (!seen) {
@@ -107,13 +112,12 @@ parse_netdev_stats(const struct pd_member *m, struct pd_input *in,
 	if (!ifname || !pd_ifname_valid(ifname)) {
 		pd_diag_note(d, PD_WARN, "netdev-stats.no-ifname", 0,
 		    "the output names no interface and neither does its path: "
-		    "not used; name it netdev-stats/IF@UNIX-SECONDS.txt");
-		pd_host_unused(h, a, m->path, pd_format_netdev_stats.name,
-		    "names no interface, and neither does its path: name it "
-		    "netdev-stats/IF@UNIX-SECONDS.txt");
-		return PD_WARN;
+		    "name it netdev-stats/IF@UNIX-SECONDS.txt");
+		ifname = "?";
+		guessed = true;
 	}
-	keep(pd_host_netdev(h, a, ifname), &k);
+	keep(guessed ? pd_host_netdev_guessed(h, a, ifname) :
+	    pd_host_netdev(h, a, ifname), &k);
 	return PD_OK;
 }
 

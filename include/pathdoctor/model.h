@@ -202,6 +202,10 @@ struct pd_netdev {
 	bool unnamed;			/* "(BUS)": ethtool -i of an interface
 					 * no member names; finalize merges it
 					 * into the netdev at that bus-info */
+	bool guessed;			/* named only after a member's neutral
+					 * path ("m03"): finalize drops it as a
+					 * phantom where the host's outputs
+					 * name their interfaces */
 	struct pd_kstat kstat[2];	/* first, last (n_kstat of them) */
 	unsigned n_kstat;
 	struct pd_kstat_rate kstat_rate;	/* derived by finalize */
@@ -584,6 +588,10 @@ const struct pd_kv *pd_host_cmdline_pci_opt(const struct pd_host *h,
 /* Lookup-or-create by interface name, keeping the list sorted. */
 struct pd_netdev *pd_host_netdev(struct pd_host *h, struct pd_arena *a,
     const char *name);
+/* The netdev a neutral member path names ("m03"), marked guessed when
+ * new; pd_host_netdev of the same name clears the mark. */
+struct pd_netdev *pd_host_netdev_guessed(struct pd_host *h,
+    struct pd_arena *a, const char *name);
 /* Records a member of format that no interface could be given; reason
  * says what to name it. */
 void pd_host_unused(struct pd_host *h, struct pd_arena *a,

@@ -124,20 +124,38 @@ interface_like(const char *b, size_t n)
 	return false;
 }
 
-/* A directory of the path names the format's command ("ethtool-S/"). */
+/* The path names the format's command ("ethtool-S/", "x.pcap") or a
+ * directory is named for the format ("pcap/"). */
 static bool
-hinted_dir(const char *path, const char *base, const struct pd_format *f)
+hinted(const char *path, const char *base, const struct pd_format *f)
 {
-	size_t dir = (size_t)(base - path);
+	size_t k = strlen(f->name);
 
-	for (const char *const *h = f->hints; h && *h; h++) {
-		size_t k = strlen(*h);
-
-		for (size_t i = 0; k && i + k <= dir; i++)
-			if (memcmp(path + i, *h, k) == 0)
-				return true;
-	}
+	for (const char *const *h = f->hints; h && *h; h++)
+		if (**h && strstr(path, *h))
+			return true;
+	for (const char *p = path; p < base; p++)
+		if ((p == path || p[-1] == '/') && strncmp(p, f->name, k) == 0 &&
+		    p[k] == '/')
+			return true;
 	return false;
+}
+
+bool
+pd_ifname_path_trusted(const char *path, const struct pd_format *f)
+{
+	const char *b;
+	size_t n, whole;
+
+	base_of(path, &b, &n);
+	whole = n;
+	n = time_at(b, n);
+	if (n < whole || hinted(path, b, f))
+		return true;
+	for (const char *const *p = f->name_prefixes; p && *p; p++)
+		if (strncmp(b, *p, strlen(*p)) == 0)
+			return true;
+	return interface_like(b, n);
 }
 
 const char *
@@ -145,10 +163,9 @@ pd_ifname_from_path(struct pd_arena *a, const char *path,
     const struct pd_format *f)
 {
 	const char *b;
-	size_t n, longest = 0, whole;
+	size_t n, longest = 0;
 
 	base_of(path, &b, &n);
-	whole = n;
 	n = time_at(b, n);
 	/* the longest of the format's prefixes: "ethtool_-S_" over a
 	 * shorter one that it starts with */
@@ -158,16 +175,9 @@ pd_ifname_from_path(struct pd_arena *a, const char *path,
 		if (n > k && k > longest && memcmp(b, *p, k) == 0)
 			longest = k;
 	}
-	const char *start = b;
-
 	b += longest;
 	n -= longest;
 	if (n == 0)
-		return NULL;
-	/* a neutral name ("m03", "output1") names no interface unless the
-	 * layout says the base name is one */
-	if (!longest && n == whole && !hinted_dir(path, start, f) &&
-	    !interface_like(b, n))
 		return NULL;
 	char *name = pd_arena_strndup(a, b, n);
 

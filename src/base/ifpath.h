@@ -12,13 +12,15 @@ struct pd_format;
 /* "h/ethtool-S/nic2@1764000000.txt" -> "nic2"; sosreport
  * "ethtool_-S_bond0.123" -> "bond0.123", the prefix being one of format
  * f's name_prefixes; NULL when nothing is left or what is left is a
- * format name, and for a bare base name ("m03") that neither a
- * directory named for the command, nor "@TIME", nor an interface-like
- * shape ("enp1s0", "nic2", "bond0.123") says is an interface.  The
- * result may still not be a valid interface name:
+ * format name.  The result may still not be a valid interface name:
  * check with pd_ifname_valid. */
 const char *pd_ifname_from_path(struct pd_arena *a, const char *path,
     const struct pd_format *f);
+/* Whether the path's layout says its base name is an interface: a
+ * sosreport prefix, "@TIME", the command or the format named in the
+ * path ("ethtool-S/", "pcap/", ".pcap"), or an interface's shape
+ * ("enp1s0", "nic2", "bond0.123"); not for a neutral "m03". */
+bool pd_ifname_path_trusted(const char *path, const struct pd_format *f);
 /* At most 15 bytes, no '/', ':', white space or control bytes. */
 bool pd_ifname_valid(const char *name);
 /* "Features for eth0:" with prefix "Features for " -> "eth0". */

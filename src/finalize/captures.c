@@ -1,7 +1,9 @@
 /* Captures after the walk: each joined to its interface and called
  * virtual (tap, veth, bridge, a guest's virtio NIC) or physical. */
 #include <string.h>
+#include "base/ifpath.h"
 #include "finalize/finalize.h"
+#include "pathdoctor/format.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
 
@@ -60,7 +62,9 @@ pd_finalize_captures(struct pd_host *h, struct pd_arena *a)
 		c->duration = c->last_ts - c->first_ts;
 		classify(c);
 		/* analysed, but no rule can place it on a path */
-		if (strcmp(c->ifname, "?") == 0)
+		if (!c->netdev && (strcmp(c->ifname, "?") == 0 ||
+		    (h->netdevs && !pd_ifname_path_trusted(c->member,
+		    pd_format_find("pcap")))))
 			pd_host_unused(h, a, c->member, "pcap", "names no "
 			    "interface, and neither does its path: its flows "
 			    "are counted but joined to no interface; name it "

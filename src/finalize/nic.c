@@ -20,30 +20,71 @@ is_network(const struct pd_pcidev *d)
 	    strcmp(c, "Infiniband controller") == 0;
 }
 
-/* An unnamed ethtool -i "(BUS)" gives its driver to the interface at
- * that bus-info and disappears; alone it stays, the interface's only
- * trace. */
-static void
-merge_unnamed(struct pd_host *h)
+static bool
+named_by_output(const struct pd_netdev *nd)
 {
-	for (struct pd_netdev **pp = &h->netdevs; *pp;) {
-		struct pd_netdev *u = *pp, *to = NULL;
+	return !nd->unnamed && !nd->guessed;
+}
 
-		for (struct pd_netdev *nd = h->netdevs; u->unnamed && nd &&
-		    !to; nd = nd->next)
-			if (!nd->unnamed && nd->bus_info &&
-			    strcmp(nd->bus_info, u->bus_info) == 0)
-				to = nd;
-		if (!to) {
+/* The interface an output names at u's bus-info, or NULL. */
+static struct pd_netdev *
+same_bus(struct pd_host *h, const struct pd_netdev *u)
+{
+	for (struct pd_netdev *nd = h->netdevs; u->bus_info && nd;
+	    nd = nd->next)
+		if (named_by_output(nd) && nd->bus_info &&
+		    strcmp(nd->bus_info, u->bus_info) == 0)
+			return nd;
+	return NULL;
+}
+
+/* A phantom's members: listed as not used, with what to name them. */
+static void
+list_phantom(struct pd_host *h, struct pd_arena *a, const struct pd_netdev *u)
+{
+	static const char why[] = "names no interface, and its path names "
+	    "none of this host's: name it %s/IF%s";
+
+	for (const struct pd_snapshot *sn = u->snaps; sn; sn = sn->next)
+		pd_host_unused(h, a, sn->member, "ethtool-S", pd_arena_printf(a,
+		    why, "ethtool-S", "@UNIX-SECONDS.txt"));
+	for (unsigned i = 0; i < u->n_kstat && i < 2; i++)
+		pd_host_unused(h, a, u->kstat[i].member, "netdev-stats",
+		    pd_arena_printf(a, why, "netdev-stats", "@UNIX-SECONDS.txt"));
+	if (u->ev_driver.member)
+		pd_host_unused(h, a, u->ev_driver.member, "ethtool-i",
+		    pd_arena_printf(a, why, "ethtool-i", ".txt"));
+}
+
+/* Interfaces known only by a neutral path ("m03") or an unnamed ethtool
+ * -i ("(BUS)"): one at the bus-info of an interface an output names
+ * gives it its driver and disappears; where the host's outputs name
+ * interfaces, one left is a phantom and its members are listed as not
+ * used; in a bundle that names none (a lone ethtool -S file) it stays,
+ * the interface's only trace. */
+static void
+merge_guessed(struct pd_host *h, struct pd_arena *a)
+{
+	bool named = false;
+
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
+		named = named || named_by_output(nd);
+	for (struct pd_netdev **pp = &h->netdevs; *pp;) {
+		struct pd_netdev *u = *pp, *to = named_by_output(u) ? NULL :
+		    same_bus(h, u);
+
+		if (named_by_output(u) || (!to && (!named || u->unnamed))) {
 			pp = &u->next;
 			continue;
 		}
-		if (!to->driver) {
+		if (to && !to->driver) {
 			to->driver = u->driver;
 			to->driver_version = u->driver_version;
 			to->firmware = u->firmware;
 			to->ev_driver = u->ev_driver;
 		}
+		if (!to || u->snaps || u->n_kstat)
+			list_phantom(h, a, u);
 		*pp = u->next;
 		h->n_netdevs--;
 	}
@@ -52,7 +93,6 @@ merge_unnamed(struct pd_host *h)
 static void
 join_pci(struct pd_host *h)
 {
-	merge_unnamed(h);
 	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
 		if (!nd->bus_info)
 			continue;
@@ -169,6 +209,7 @@ detect_guest(struct pd_host *h, struct pd_arena *a)
 void
 pd_finalize_nic(struct pd_host *h, struct pd_arena *a)
 {
+	merge_guessed(h, a);
 	join_pci(h);
 	group_cards(h, a);
 	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {

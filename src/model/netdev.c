@@ -1,5 +1,6 @@
 /* Network interfaces and sysctls in the host model: sorted lookups. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,10 @@ pd_host_netdev(struct pd_host *h, struct pd_arena *a, const char *name)
 	struct pd_netdev **pp = &h->netdevs;
 
 	PD_SORTED_SEEK(pp, name, name);
-	if (PD_SORTED_AT(pp, name, name))
+	if (PD_SORTED_AT(pp, name, name)) {
+		(*pp)->guessed = false;	/* an output, or a path that knows */
 		return *pp;
+	}
 	struct pd_netdev *nd = pd_arena_alloc(a, sizeof(*nd));
 
 	nd->name = pd_arena_strdup(a, name);
@@ -30,6 +33,20 @@ pd_host_netdev(struct pd_host *h, struct pd_arena *a, const char *name)
 	nd->next = *pp;
 	*pp = nd;
 	h->n_netdevs++;
+	return nd;
+}
+
+struct pd_netdev *
+pd_host_netdev_guessed(struct pd_host *h, struct pd_arena *a,
+    const char *name)
+{
+	const struct pd_netdev *old = pd_host_find_netdev(h, name);
+	struct pd_netdev *nd;
+
+	if (old)
+		return (struct pd_netdev *)(uintptr_t)old;
+	nd = pd_host_netdev(h, a, name);
+	nd->guessed = true;
 	return nd;
 }
 
