@@ -34,13 +34,55 @@ if sh "$script" --help | grep -q -- --capture-seconds &&
 else
 	echo "not ok collect help"
 fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# hiding BIN...: a directory for PATH with every command of PATH but BIN
+# (symbolic links; the first of a name wins, as in PATH)
+hiding() {
+	_hid=$tmp/hiding-$1
+	mkdir -p "$_hid"
+	_ifs=$IFS
+	IFS=:
+	for _d in $PATH; do
+		IFS=$_ifs
+		# names already linked stay as they are
+		[ -d "$_d" ] && ln -s "$_d"/* "$_hid/" 2>/dev/null
+	done
+	IFS=$_ifs
+	for _b in "$@"; do
+		rm -f "$_hid/$_b"
+	done
+	echo "$_hid"
+}
+
+# without procps the collector reads /proc/sys/net itself, and pathdoctor
+# reads what it wrote as it reads sysctl's
+PATH=$(hiding sysctl) sh "$script" -o "$tmp/nosysctl.tgz" --interval 1 \
+    >"$tmp/nosysctl.log" 2>&1
+"$bin" --dump-model "$tmp/nosysctl.tgz" >"$tmp/model" 2>"$tmp/err" </dev/null
+if ran "collect without sysctl" $? "$tmp/err"; then
+	tar -xzOf "$tmp/nosysctl.tgz" --wildcards '*/manifest.txt' \
+	    >"$tmp/manifest" 2>/dev/null
+	tab=$(printf '\t')
+	if ! grep -q "^run${tab}0${tab}.*${tab}sysctl${tab}sysctl.txt${tab}" \
+	    "$tmp/manifest" || ! grep -q '/proc/sys/net' "$tmp/manifest"; then
+		echo "not ok collect without sysctl: no run record of /proc/sys/net"
+	elif ! grep -q '^  sysctl net\.ipv4\.conf\.all\.arp_ignore = [0-9]' \
+	    "$tmp/model"; then
+		echo "not ok collect without sysctl: pathdoctor read no arp_ignore"
+	else
+		echo "ok collect without sysctl: $(grep -c '^  sysctl ' \
+		    "$tmp/model") settings from /proc/sys/net"
+	fi
+fi
+
 [ "$(id -u)" -eq 0 ] || skip "not root: network namespaces need it"
 for tool in ip iperf3 tcpdump ethtool python3; do
 	command -v "$tool" >/dev/null 2>&1 || skip "$tool not installed"
 done
 a=pdcol$$a b=pdcol$$b
 ip netns add "$a" 2>/dev/null || skip "cannot create a network namespace"
-tmp=$(mktemp -d)
 trap 'ip netns pids "$a" 2>/dev/null | xargs -r kill 2>/dev/null
 ip netns pids "$b" 2>/dev/null | xargs -r kill 2>/dev/null
 ip netns del "$a" 2>/dev/null; ip netns del "$b" 2>/dev/null
