@@ -13,17 +13,7 @@
 set -u
 . tests/lib.sh
 bin=$1
-skip() {
-	echo "not ok kernel-captures # SKIP $1"
-	exit 0
-}
-[ "$(id -u)" -eq 0 ] || skip "not root: network namespaces need it"
-for tool in ip iperf3 tcpdump nft ethtool python3; do
-	command -v "$tool" >/dev/null 2>&1 || skip "$tool not installed"
-done
-probe=pdprobe$$
-ip netns add "$probe" 2>/dev/null || skip "cannot create a network namespace"
-ip netns del "$probe"
+no_netns kernel-captures iperf3 tcpdump nft ethtool python3 && exit 0
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
