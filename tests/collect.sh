@@ -74,6 +74,66 @@ if ran "collect without sysctl" $? "$tmp/err"; then
 	fi
 fi
 
+# --profile with a perf whose archive writes part of perf.data.tar.bz2 and
+# then fails (exit status 1), dies (SIGKILL) or hangs ignoring SIGTERM:
+# the bundle must hold no partial archive, which pathdoctor would call
+# unreadable, and the manifest must say what became of perf archive
+mkdir "$tmp/perf"
+cat >"$tmp/perf/perf" <<'EOF'
+#!/bin/sh
+case $1 in
+--version) echo "perf version 0.0 (a test double)" ;;
+record) # -a -g -o FILE -- sleep N: a real profile as FILE
+	while [ $# -gt 1 ] && [ "$1" != -o ]; do shift; done
+	gzip -dc "$FAKE_PERF_DATA" >"$2" ;;
+archive) # the head of an archive, then the end FAKE_PERF_ARCHIVE says
+	tar -cjf - -C "${FAKE_PERF_DATA%/*}" . | head -c 4096 >"$2.tar.bz2"
+	case $FAKE_PERF_ARCHIVE in
+	fail) exit 1 ;;
+	signal) kill -KILL $$ ;;
+	hang) trap '' TERM; sleep 60 ;;
+	esac ;;
+esac
+EOF
+chmod +x "$tmp/perf/perf"
+for how in fail signal hang; do
+	out=$tmp/archive-$how.tgz
+	t0=$(date +%s)
+	FAKE_PERF_ARCHIVE=$how FAKE_PERF_DATA=$PWD/samples/bundles/gx10-before/perf.data.gz \
+	    PATH=$tmp/perf:$PATH sh "$script" -o "$out" --interval 1 \
+	    --profile 1 --archive-timeout 2 >"$tmp/archive-$how.log" 2>&1
+	took=$(($(date +%s) - t0))
+	"$bin" "$out" >"$tmp/report" 2>"$tmp/err" </dev/null
+	ran "collect perf archive $how" $? "$tmp/err" 0 1 || continue
+	tar -tzf "$out" >"$tmp/list"
+	tar -xzOf "$out" --wildcards '*/manifest.txt' >"$tmp/manifest" \
+	    2>/dev/null
+	rec=$(awk -F '\t' '$1 == "run" && $4 == "elf" &&
+	    $5 == "perf.data.tar.bz2" { print $2 }' "$tmp/manifest")
+	case $how in
+	fail) want=1 ;;
+	signal) want=137 ;;
+	hang) want=124 ;;
+	esac
+	if grep -q 'perf\.data\.tar' "$tmp/list"; then
+		echo "not ok collect perf archive $how: a partial archive is kept"
+	elif ! grep -q '/perf\.data$' "$tmp/list"; then
+		echo "not ok collect perf archive $how: no perf.data"
+	elif [ "$rec" != "$want" ]; then
+		echo "not ok collect perf archive $how: the manifest says" \
+		    "'${rec:-nothing}', want $want"
+	elif grep -q 'perf\.data\.tar.*failed' "$tmp/report"; then
+		echo "not ok collect perf archive $how: pathdoctor read a" \
+		    "broken archive"
+	elif [ "$took" -gt 30 ]; then
+		echo "not ok collect perf archive $how: took $took s with" \
+		    "--archive-timeout 2"
+	else
+		echo "ok collect perf archive $how: no partial archive, exit" \
+		    "$rec in the manifest, $took s"
+	fi
+done
+
 no_netns collect iperf3 tcpdump ethtool python3 && exit 0
 a=pdcol$$a b=pdcol$$b
 # an interrupted run removes its namespaces too (the EXIT trap)
