@@ -8,8 +8,8 @@
 #    both sides (no loss in the capture);
 #  - pve-gso-after: no finding, the same payload sizes on both sides;
 #  - gx10-before: nic.pause-off-retransmits on nic2, with retransmissions.
-# Needs root (network namespaces), iperf3, tcpdump, nft and ethtool;
-# skipped otherwise.
+# Needs root, network namespaces, iperf3, tcpdump, nft and ethtool;
+# skipped, with the reason, otherwise (no_netns in tests/lib.sh).
 set -u
 . tests/lib.sh
 bin=$1
