@@ -11,7 +11,7 @@ PKGS     := libarchive libpcap libdw zlib jansson
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
-            iproute2 pciutils busybox
+            iproute2 pciutils busybox procps shellcheck
 
 DEV_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \

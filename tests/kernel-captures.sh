@@ -8,22 +8,12 @@
 #    both sides (no loss in the capture);
 #  - pve-gso-after: no finding, the same payload sizes on both sides;
 #  - gx10-before: nic.pause-off-retransmits on nic2, with retransmissions.
-# Needs root (network namespaces), iperf3, tcpdump, nft and ethtool;
-# skipped otherwise.
+# Needs root, network namespaces, iperf3, tcpdump, nft and ethtool;
+# skipped, with the reason, otherwise (no_netns in tests/lib.sh).
 set -u
 . tests/lib.sh
 bin=$1
-skip() {
-	echo "not ok kernel-captures # SKIP $1"
-	exit 0
-}
-[ "$(id -u)" -eq 0 ] || skip "not root: network namespaces need it"
-for tool in ip iperf3 tcpdump nft ethtool python3; do
-	command -v "$tool" >/dev/null 2>&1 || skip "$tool not installed"
-done
-probe=pdprobe$$
-ip netns add "$probe" 2>/dev/null || skip "cannot create a network namespace"
-ip netns del "$probe"
+no_netns kernel-captures iperf3 tcpdump nft ethtool python3 && exit 0
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -32,6 +32,36 @@ no_corpus() {
 	fi
 }
 
+# no_netns NAME TOOL...: true, after "ok NAME # SKIP REASON", when the
+# tests of NAME cannot make network namespaces here: not root, a TOOL
+# missing, or ip netns failing as it does in a container or chroot
+# without the rights (probed once with a scratch namespace, both made
+# and entered, since a container can refuse either).  A skip is no
+# failure: the machine cannot run the test, the code is not at fault.
+no_netns() {
+	_name=$1
+	shift
+	_why=
+	if [ "$(id -u)" -ne 0 ]; then
+		_why="not root: network namespaces need it"
+	fi
+	for _tool in ip "$@"; do
+		[ -n "$_why" ] && break
+		command -v "$_tool" >/dev/null 2>&1 || _why="$_tool not installed"
+	done
+	_ns=pdprobe$$
+	if [ -z "$_why" ] && ! _err=$(ip netns add "$_ns" 2>&1); then
+		_why="cannot create a network namespace: $_err"
+	elif [ -z "$_why" ]; then
+		_err=$(ip netns exec "$_ns" true 2>&1) ||
+		    _why="cannot enter a network namespace: $_err"
+		ip netns del "$_ns" 2>/dev/null
+	fi
+	[ -n "$_why" ] || return 1
+	# one line, as the runner reads it
+	echo "ok $_name # SKIP $(printf '%s' "$_why" | tr '\n' ' ')"
+}
+
 # Golden tests (tests/golden/LIST; run-golden.sh, update-golden.sh); they
 # set bin and corpus first.
 # golden_entries: the lines of tests/golden/LIST that are entries.
