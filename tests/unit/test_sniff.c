@@ -97,6 +97,7 @@ test_data_samples(void **state)
 	(void)state;
 	each_file("tests/data", data_file);
 	each_file("tests/data-workload", data_file);
+	each_file("tests/data-uploads", data_file);
 }
 
 static const char *corpus_kind;

@@ -38,11 +38,111 @@ test_pause_not_supported(void **state)
 	parsed_free(&p);
 }
 
+static const struct pd_pcidev *
+pcidev(const struct parsed *p, const char *bdf)
+{
+	const struct pd_pcidev *d = pd_host_find_pcidev(p->m->hosts, bdf);
+
+	if (!d)
+		fail_msg("no device %s", bdf);
+	return d;
+}
+
+/* What sits at column 0 before the first device is not a device and not
+ * a wrapped line: the command line of a mail, a shell prompt, lspci's
+ * own warning that a sosreport keeps first. */
+static void
+test_lspci_first_line_not_a_device(void **state)
+{
+	static const struct { const char *path, *bdf, *note; unsigned n; }
+	w[] = {
+		{ "piix4-2002/lspci-vv/command-line-first-vvxxx.txt",
+		    "0000:00:04.1", NULL, 1 },
+		{ "t440-2013/lspci-vv/prompt-first.txt", "0000:00:02.0",
+		    NULL, 1 },
+		{ "rabbitmq-vm/lspci-vv/lspci_-nnvv", "0000:00:03.0",
+		    "lspci-vv.tool-message", 21 },
+	};
+	char path[256];
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(w); i++) {
+		snprintf(path, sizeof(path), "tests/data-uploads/%s", w[i].path);
+		parsed_read(&p, path);
+		assert_int_equal(p.rc, 0);
+		assert_string_equal(p.cov.members->format, "lspci-vv");
+		assert_int_equal(p.m->hosts->n_pcidevs, w[i].n);
+		assert_non_null(pcidev(&p, w[i].bdf)->class_name);
+		assert_false(has_note(p.cov.members, "lspci-vv.stray-line"));
+		assert_false(has_note(p.cov.members, "lspci-vv.wrapped-lines"));
+		if (w[i].note)
+			assert_true(has_note(p.cov.members, w[i].note));
+		else
+			assert_int_equal(p.cov.members->diag.worst, PD_OK);
+		parsed_free(&p);
+	}
+}
+
+/* pciutils' own test input, lspci -vvxxxx: 240 lines of extended
+ * configuration space ("100:" to "ff0:") are a hex dump, not 240 wrapped
+ * lines; the device reads as before. */
+static void
+test_lspci_hexdump_4k(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_read(&p, "tests/data-uploads/pciutils-82576/lspci-vv/cap-pcie-2");
+	assert_int_equal(p.cov.members->diag.worst, PD_OK);
+	const struct pd_pcidev *d = pcidev(&p, "0000:01:00.0");
+
+	assert_int_equal(d->port, PD_PORT_ENDPOINT);
+	assert_int_equal(d->mps_cap, 512);
+	assert_int_equal(d->mps, 256);
+	assert_int_equal(d->lnksta_width, 4);
+	assert_true(d->has_dsn);
+	assert_int_equal(d->sriov_total, 8);
+	parsed_free(&p);
+}
+
+/* lspci -v: the Express capability is named ("Express Root Port",
+ * without -vv's "(v2)") but no DevCap/LnkSta line follows: the link
+ * fields are unknown, not zero, and the note says what to run; the
+ * mid-file libkmod warning is no wrapped line. */
+static void
+test_lspci_one_v(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_analysed(&p,
+	    "tests/data-uploads/rk3568-2022/lspci-vv/one-v-libkmod-midfile.txt");
+	assert_int_equal(p.m->hosts->n_pcidevs, 9);
+	assert_true(has_note(p.cov.members, "lspci-vv.no-details"));
+	assert_true(has_note(p.cov.members, "lspci-vv.tool-message"));
+	assert_false(has_note(p.cov.members, "lspci-vv.wrapped-lines"));
+	const struct pd_pcidev *rp = pcidev(&p, "0000:00:00.0");
+
+	assert_true(rp->has_express);
+	assert_int_equal(rp->port, PD_PORT_ROOT);
+	assert_int_equal(rp->caps_readable, PD_NO);
+	assert_int_equal(pcidev(&p, "0000:01:00.0")->port, PD_PORT_UPSTREAM);
+	assert_int_equal(pcidev(&p, "0000:04:00.0")->port, PD_PORT_ENDPOINT);
+	assert_true(pcidev(&p, "0000:04:00.0")->has_dsn);
+	assert_int_equal(count_findings(&p, "pcie.link-degraded"), 0);
+	assert_int_equal(count_findings(&p, "pcie.mps-below-capability"), 0);
+	parsed_free(&p);
+}
+
 int
 test_group_uploads(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pause_not_supported),
+		cmocka_unit_test(test_lspci_first_line_not_a_device),
+		cmocka_unit_test(test_lspci_hexdump_4k),
+		cmocka_unit_test(test_lspci_one_v),
 	};
 	return cmocka_run_group_tests_name("uploads", tests, NULL, NULL);
 }
