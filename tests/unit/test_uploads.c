@@ -135,6 +135,44 @@ test_lspci_one_v(void **state)
 	parsed_free(&p);
 }
 
+/* /proc/cpuinfo of other kernels and architectures: the CPU count, one
+ * type per CPU, and the architecture with its line. */
+static void
+test_cpuinfo_old_layouts(void **state)
+{
+	static const struct { const char *dir, *type, *arch; unsigned n; }
+	w[] = {
+		{ "rpi-b-armv6", "ARMv6-compatible processor rev 7 (v6l)",
+		    "arm", 1 },
+		{ "imx6-bonanza-armv7", "ARMv7 Processor rev 10 (v7l)", "arm",
+		    2 },
+		{ "power8-rhel73", "POWER8E (raw)", "powerpc", 16 },
+		{ "s390x-zec12", "IBM 2827", "s390", 4 },
+	};
+	char path[256];
+	struct parsed p;
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(w); i++) {
+		snprintf(path, sizeof(path), "tests/data-uploads/%s/cpuinfo/"
+		    "cpuinfo", w[i].dir);
+		parsed_read(&p, path);
+		assert_string_equal(p.cov.members->format, "cpuinfo");
+		assert_int_equal(p.cov.members->diag.worst, PD_OK);
+		const struct pd_host *h = p.m->hosts;
+
+		assert_int_equal(h->n_cpus, w[i].n);
+		assert_int_equal(h->arch, PD_ARCH_OTHER);
+		assert_string_equal(h->arch_name, w[i].arch);
+		assert_non_null(h->ev_arch.member);
+		assert_non_null(h->cpu_types);
+		assert_string_equal(h->cpu_types->name, w[i].type);
+		assert_int_equal(h->cpu_types->count, w[i].n);
+		assert_null(h->cpu_types->next);
+		parsed_free(&p);
+	}
+}
+
 int
 test_group_uploads(void)
 {
@@ -143,6 +181,7 @@ test_group_uploads(void)
 		cmocka_unit_test(test_lspci_first_line_not_a_device),
 		cmocka_unit_test(test_lspci_hexdump_4k),
 		cmocka_unit_test(test_lspci_one_v),
+		cmocka_unit_test(test_cpuinfo_old_layouts),
 	};
 	return cmocka_run_group_tests_name("uploads", tests, NULL, NULL);
 }
