@@ -71,7 +71,8 @@ data_file(const char *path, const char *name)
 	size_t len;
 	unsigned char *buf;
 
-	if (strcmp(name, "SOURCES.md") == 0)
+	/* a sosreport's own layout names no format: test_uploads.c */
+	if (strcmp(name, "SOURCES.md") == 0 || strstr(path, "/sos_commands/"))
 		return;
 	while (start > path && start[-1] != '/')
 		start--;

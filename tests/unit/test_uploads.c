@@ -173,6 +173,52 @@ test_cpuinfo_old_layouts(void **state)
 	}
 }
 
+#define SOS "tests/data-uploads/openstack-sos/sos_commands/networking/"
+
+/* bridge -s -s -d link show looks like ip link's header but lists only
+ * bridge ports: its own format, and no interface comes from it. */
+static void
+test_bridge_link_adds_no_netdevs(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_read(&p, SOS "bridge_-s_-s_-d_link_show");
+	assert_string_equal(p.cov.members->format, "bridge-link");
+	assert_int_equal(p.cov.members->diag.worst, PD_OK);
+	assert_int_equal(p.m->hosts->n_netdevs, 0);
+	parsed_free(&p);
+}
+
+/* An OpenStack node's sosreport: the root namespace has 24 interfaces;
+ * the namespaces' ip address show and ethtool outputs (fip-, qrouter-,
+ * snat-) are identified but add none, and the bundle says why. */
+static void
+test_other_netns_not_counted(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_read(&p, "tests/data-uploads/openstack-sos");
+	assert_int_equal(p.rc, 0);
+	assert_int_equal(p.m->hosts->n_netdevs, 24);
+	assert_null(find_netdev(&p, "qr-3a70b31c-3f"));
+	assert_null(find_netdev(&p, "fg-c8dcce74-c4"));
+	assert_non_null(find_netdev(&p, "br-ens3"));
+	assert_string_equal(find_netdev(&p, "ens3")->state, "UP");
+	assert_string_equal(member_result(&p, "_ip_address_show")->format,
+	    "ip-link");
+	bool noted = false;
+
+	for (const struct pd_note *n = p.cov.bundle.notes; n; n = n->next)
+		if (strcmp(n->id, "bundle.other-netns") == 0) {
+			noted = true;
+			assert_non_null(strstr(n->msg, "4 members"));
+		}
+	assert_true(noted);
+	parsed_free(&p);
+}
+
 int
 test_group_uploads(void)
 {
@@ -182,6 +228,8 @@ test_group_uploads(void)
 		cmocka_unit_test(test_lspci_hexdump_4k),
 		cmocka_unit_test(test_lspci_one_v),
 		cmocka_unit_test(test_cpuinfo_old_layouts),
+		cmocka_unit_test(test_bridge_link_adds_no_netdevs),
+		cmocka_unit_test(test_other_netns_not_counted),
 	};
 	return cmocka_run_group_tests_name("uploads", tests, NULL, NULL);
 }
