@@ -69,7 +69,7 @@ pd_path_netns(const char *path, char *ns, size_t cap)
 {
 	static const char *const cmds[] = { "_ip_", "_ip6tables", "_iptables",
 		"_ethtool", "_netstat", "_nstat", "_ss_", "_tc_", "_bridge_",
-		NULL };
+		"_sysctl_", "_conntrack", "_bpftool", NULL };
 	static const char prefix[] = "ip_netns_exec_";
 	const char *base = strrchr(path, '/'), *dir;
 

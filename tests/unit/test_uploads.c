@@ -219,6 +219,35 @@ test_other_netns_not_counted(void **state)
 	parsed_free(&p);
 }
 
+/* The file names sos gives a namespace's outputs (sos 3: in networking/,
+ * sos 4: in networking/namespaces/NS/), from its networking plugin. */
+static void
+test_netns_paths(void **state)
+{
+	static const struct { const char *path, *ns; } w[] = {
+		{ SOS "ip_netns_exec_qrouter-984c22fd-64b3-4fa1-8ddd-"
+		    "87090f401ce5_ip_address_show",
+		    "qrouter-984c22fd-64b3-4fa1-8ddd-87090f401ce5" },
+		{ "sosreport-h/sos_commands/networking/namespaces/cni-1f2e/"
+		    "ip_netns_exec_cni-1f2e_ip_-d_address_show", "cni-1f2e" },
+		{ "sos_commands/networking/ip_netns_exec_ns_a_sysctl_-a",
+		    "ns_a" },
+		{ "sos_commands/networking/ip_netns_exec_fip-3298_ethtool_-S_"
+		    "fg-c8dcce74-c4", "fip-3298" },
+		{ SOS "ip_-s_-d_link", NULL },
+		{ SOS "bridge_-s_-s_-d_link_show", NULL },
+	};
+	char ns[64];
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(w); i++) {
+		bool is = pd_path_netns(w[i].path, ns, sizeof(ns));
+
+		if (is != (w[i].ns != NULL) || (is && strcmp(ns, w[i].ns)))
+			fail_msg("%s: %s", w[i].path, is ? ns : "not a netns");
+	}
+}
+
 int
 test_group_uploads(void)
 {
@@ -230,6 +259,7 @@ test_group_uploads(void)
 		cmocka_unit_test(test_cpuinfo_old_layouts),
 		cmocka_unit_test(test_bridge_link_adds_no_netdevs),
 		cmocka_unit_test(test_other_netns_not_counted),
+		cmocka_unit_test(test_netns_paths),
 	};
 	return cmocka_run_group_tests_name("uploads", tests, NULL, NULL);
 }
