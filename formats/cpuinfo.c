@@ -52,7 +52,7 @@ struct whole {
 	const char *arch_name;		/* "arm", "powerpc", "s390" */
 	uint32_t arch_line;
 	char arch_text[96];
-	char model[128];		/* old ARM's "Processor", s390's machine */
+	char model[128];	/* old ARM's "Processor", s390's machine */
 	unsigned declared;		/* s390's "# processors" */
 };
 
@@ -221,9 +221,11 @@ parse_cpuinfo(const struct pd_member *m, struct pd_input *in,
 	if (h->arch == PD_ARCH_UNKNOWN && w.arch != PD_ARCH_UNKNOWN) {
 		h->arch = w.arch;
 		h->arch_name = w.arch_name ? w.arch_name : pd_arch_name(w.arch);
+		bool arm64 = w.arch == PD_ARCH_ARM64;
+
 		pd_evidence_set(&h->ev_arch, a, m->path, w.arch_line,
-		    w.arch == PD_ARCH_ARM64 ? "CPU architecture: 8" : w.arch_text,
-		    w.arch == PD_ARCH_ARM64 ? 19 : strlen(w.arch_text));
+		    arm64 ? "CPU architecture: 8" : w.arch_text,
+		    arm64 ? 19 : strlen(w.arch_text));
 	}
 	return PD_OK;
 }
@@ -245,9 +247,12 @@ bid_cpuinfo(const struct pd_member *m)
 	if (!pd_text_plausible(m->head, m->head_len) ||
 	    !pd_text_head_line(m->head, m->head_len, 0, line, sizeof(line)))
 		return 0;
-	if (!(((v = value_of(line, "processor")) &&
-	    pd_parse_u64(v, 10, &x, NULL)) || (v = value_of(line, "Processor")) ||
-	    ((v = value_of(line, "vendor_id")) && pd_starts_with(v, "IBM/S390"))))
+	bool first = ((v = value_of(line, "processor")) &&
+	    pd_parse_u64(v, 10, &x, NULL)) || value_of(line, "Processor") ||
+	    ((v = value_of(line, "vendor_id")) &&
+	    pd_starts_with(v, "IBM/S390"));
+
+	if (!first)
 		return 0;
 	for (unsigned i = 1; i < 32 && extra < 3 &&
 	    pd_text_head_line(m->head, m->head_len, i, line, sizeof(line));

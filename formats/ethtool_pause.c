@@ -140,7 +140,8 @@ parse_ethtool_pause(const struct pd_member *m, struct pd_input *in,
 		    "no 'Pause parameters for IF:' line");
 	else if (pending)
 		pd_diag_note(d, PD_WARN, "ethtool-a.stray-error", 0,
-		    "'" ERROR ": %s' after the last interface's values", pending);
+		    "'" ERROR ": %s' after the last interface's values",
+		    pending);
 	return PD_OK;
 }
 

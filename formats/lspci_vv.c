@@ -399,7 +399,8 @@ finish(struct ctx *c, struct pd_host *h, unsigned joined)
 			listed = true;
 	if (listed && !c->details) {
 		for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)
-			if (d->member == c->m->path && d->caps_readable == PD_YES)
+			if (d->member == c->m->path &&
+			    d->caps_readable == PD_YES)
 				d->caps_readable = PD_NO;
 		pd_diag_note(c->d, PD_WARN, "lspci-vv.no-details", 0,
 		    "lspci -v output (one v): capabilities without their "
@@ -484,8 +485,9 @@ bid_lspci_vv(const struct pd_member *m)
 				continue;
 			/* at most four lines of a paste's command, prompt or
 			 * lspci's own message before the first device */
-			if (preamble < 4 && !header_bdf(line, &dom, &bus, &dev,
-			    &fn) && (is_preamble(line) || is_tool_message(line))) {
+			if (preamble < 4 &&
+			    !header_bdf(line, &dom, &bus, &dev, &fn) &&
+			    (is_preamble(line) || is_tool_message(line))) {
 				preamble++;
 				continue;
 			}

@@ -68,7 +68,8 @@ test_lspci_first_line_not_a_device(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < PD_ARRAY_SIZE(w); i++) {
-		snprintf(path, sizeof(path), "tests/data-uploads/%s", w[i].path);
+		snprintf(path, sizeof(path), "tests/data-uploads/%s",
+		    w[i].path);
 		parsed_read(&p, path);
 		assert_int_equal(p.rc, 0);
 		assert_string_equal(p.cov.members->format, "lspci-vv");
@@ -93,7 +94,8 @@ test_lspci_hexdump_4k(void **state)
 	struct parsed p;
 
 	(void)state;
-	parsed_read(&p, "tests/data-uploads/pciutils-82576/lspci-vv/cap-pcie-2");
+	parsed_read(&p,
+	    "tests/data-uploads/pciutils-82576/lspci-vv/cap-pcie-2");
 	assert_int_equal(p.cov.members->diag.worst, PD_OK);
 	const struct pd_pcidev *d = pcidev(&p, "0000:01:00.0");
 
@@ -116,8 +118,8 @@ test_lspci_one_v(void **state)
 	struct parsed p;
 
 	(void)state;
-	parsed_analysed(&p,
-	    "tests/data-uploads/rk3568-2022/lspci-vv/one-v-libkmod-midfile.txt");
+	parsed_analysed(&p, "tests/data-uploads/rk3568-2022/lspci-vv/"
+	    "one-v-libkmod-midfile.txt");
 	assert_int_equal(p.m->hosts->n_pcidevs, 9);
 	assert_true(has_note(p.cov.members, "lspci-vv.no-details"));
 	assert_true(has_note(p.cov.members, "lspci-vv.tool-message"));
