@@ -2,7 +2,15 @@
  * core types (big and little cores on arm64, e.g. Cortex-X925 and
  * Cortex-A725 on GB10).  x86 blocks carry "model name" and "flags"; arm64
  * blocks carry "CPU implementer" and "CPU part", named here from Arm's
- * MIDR part numbers. */
+ * MIDR part numbers.
+ *
+ * Older layouts, from arch/<arch>/kernel's c_show: 32-bit ARM before
+ * Linux 3.8 prints "Processor : ARMv7 Processor rev 10 (v7l)" once on
+ * top (a uniprocessor ARMv4/v6 has no "processor : N" line at all), then
+ * per-CPU blocks with only BogoMIPS, then the CPU ids once for all;
+ * PowerPC names each CPU with "cpu : POWER8E (raw), ..."; s390 prints
+ * "vendor_id : IBM/S390", "# processors : 4" and one "processor N:
+ * version = ..., machine = 2827" line per CPU. */
 #include <string.h>
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
@@ -36,6 +44,16 @@ struct block {
 	unsigned cpu;			/* the "processor" number */
 	int impl, part;
 	char model[128];
+};
+
+/* What the layout says about the machine as a whole. */
+struct whole {
+	enum pd_arch arch;
+	const char *arch_name;		/* "arm", "powerpc", "s390" */
+	uint32_t arch_line;
+	char arch_text[96];
+	char model[128];	/* old ARM's "Processor", s390's machine */
+	unsigned declared;		/* s390's "# processors" */
 };
 
 static const char *
@@ -77,15 +95,104 @@ close_block(struct pd_host *h, struct pd_arena *a, struct block *b,
 	*b = (struct block){ .impl = -1, .part = -1 };
 }
 
+static void
+set_arch(struct whole *w, enum pd_arch arch, const char *name,
+    uint32_t line_no, const char *line)
+{
+	if (w->arch != PD_ARCH_UNKNOWN)
+		return;
+	w->arch = arch;
+	w->arch_name = name;
+	w->arch_line = line_no;
+	snprintf(w->arch_text, sizeof(w->arch_text), "%s", line);
+}
+
+/* The lines that name the machine rather than one CPU block. */
+static bool
+whole_line(struct whole *w, const char *line, uint32_t line_no)
+{
+	const char *v, *mach;
+	uint64_t x;
+
+	if ((v = value_of(line, "Processor"))) {	/* old 32-bit ARM */
+		snprintf(w->model, sizeof(w->model), "%s", v);
+	} else if ((v = value_of(line, "# processors")) &&
+	    pd_parse_u64(v, 10, &x, NULL) && x <= PD_MAX_CPUS) {
+		w->declared = (unsigned)x;
+	} else if ((v = value_of(line, "vendor_id")) &&
+	    pd_starts_with(v, "IBM/S390")) {
+		set_arch(w, PD_ARCH_OTHER, "s390", line_no, line);
+	} else if (pd_starts_with(line, "processor ") &&
+	    (mach = strstr(line, "machine = ")) && !w->model[0]) {
+		snprintf(w->model, sizeof(w->model), "IBM %.*s",
+		    (int)strcspn(mach + 10, " ,"), mach + 10);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static void
+block_line(struct whole *w, struct block *b, const char *line,
+    uint32_t line_no)
+{
+	const char *v;
+	uint64_t x;
+
+	if ((v = value_of(line, "model name"))) {
+		snprintf(b->model, sizeof(b->model), "%s", v);
+	} else if ((v = value_of(line, "cpu")) && !b->model[0]) {
+		/* PowerPC: "POWER8E (raw), altivec supported" */
+		snprintf(b->model, sizeof(b->model), "%.*s",
+		    (int)strcspn(v, ","), v);
+		set_arch(w, PD_ARCH_OTHER, "powerpc", line_no, line);
+	} else if (w->model[0] && (value_of(line, "CPU implementer") ||
+	    value_of(line, "CPU part"))) {
+		/* old ARM: printed once after the blocks, for all of them */
+	} else if ((v = value_of(line, "CPU implementer")) &&
+	    pd_parse_u64(v, 0, &x, NULL)) {
+		b->impl = (int)(x & 0xff);
+	} else if ((v = value_of(line, "CPU part")) &&
+	    pd_parse_u64(v, 0, &x, NULL)) {
+		b->part = (int)(x & 0xfff);
+	} else if ((v = value_of(line, "CPU architecture")) &&
+	    pd_parse_u64(v, 10, &x, NULL)) {
+		set_arch(w, x >= 8 ? PD_ARCH_ARM64 : PD_ARCH_OTHER,
+		    x >= 8 ? NULL : "arm", line_no, line);
+	} else if ((v = value_of(line, "flags")) && strstr(v, " lm ")) {
+		set_arch(w, PD_ARCH_X86_64, NULL, line_no, "flags: lm");
+	}
+}
+
+/* One model for every CPU: old ARM's "Processor" line, s390's machine;
+ * a uniprocessor old ARM has no "processor : N" line, so it is one. */
+static unsigned
+whole_model(struct pd_host *h, struct pd_arena *a, const struct whole *w,
+    unsigned n, bool types)
+{
+	if (n == 0 && w->declared)
+		n = w->declared;
+	if (n == 0 && w->model[0] && w->arch_name &&
+	    strcmp(w->arch_name, "arm") == 0)
+		n = 1;
+	if (!w->model[0])
+		return n;
+	for (unsigned i = 0; i < n && i < PD_MAX_CPUS; i++) {
+		if (types)
+			pd_host_cpu_type(h, a, w->model);
+		pd_host_cpu_index_type(h, a, i, w->model);
+	}
+	return n;
+}
+
 static enum pd_status
 parse_cpuinfo(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
 {
 	struct pd_arena *a = d->arena;
 	struct block b = { .impl = -1, .part = -1 };
+	struct whole w = { .arch = PD_ARCH_UNKNOWN };
 	bool types = h->cpu_types == NULL;	/* lscpu may have set them */
-	enum pd_arch arch = PD_ARCH_UNKNOWN;
-	uint32_t arch_line = 0;
 	unsigned n = 0;
 	const char *line, *v;
 	size_t len;
@@ -98,26 +205,12 @@ parse_cpuinfo(const struct pd_member *m, struct pd_input *in,
 			b.open = true;
 			b.cpu = x < PD_MAX_CPUS ? (unsigned)x : PD_MAX_CPUS;
 			n++;
-		} else if ((v = value_of(line, "model name"))) {
-			snprintf(b.model, sizeof(b.model), "%s", v);
-		} else if ((v = value_of(line, "CPU implementer")) &&
-		    pd_parse_u64(v, 0, &x, NULL)) {
-			b.impl = (int)(x & 0xff);
-		} else if ((v = value_of(line, "CPU part")) &&
-		    pd_parse_u64(v, 0, &x, NULL)) {
-			b.part = (int)(x & 0xfff);
-		} else if (arch == PD_ARCH_UNKNOWN &&
-		    (v = value_of(line, "CPU architecture")) &&
-		    pd_parse_u64(v, 10, &x, NULL) && x >= 8) {
-			arch = PD_ARCH_ARM64;
-			arch_line = in->line_no;
-		} else if (arch == PD_ARCH_UNKNOWN &&
-		    (v = value_of(line, "flags")) && strstr(v, " lm ")) {
-			arch = PD_ARCH_X86_64;	/* long mode */
-			arch_line = in->line_no;
+		} else if (!whole_line(&w, line, in->line_no)) {
+			block_line(&w, &b, line, in->line_no);
 		}
 	}
 	close_block(h, a, &b, types);
+	n = whole_model(h, a, &w, n, types);
 	if (n == 0) {
 		pd_diag_note(d, PD_WARN, "cpuinfo.no-cpus", 0,
 		    "no 'processor' entries");
@@ -125,28 +218,41 @@ parse_cpuinfo(const struct pd_member *m, struct pd_input *in,
 	}
 	if (!h->n_cpus)
 		h->n_cpus = n;
-	if (h->arch == PD_ARCH_UNKNOWN && arch != PD_ARCH_UNKNOWN) {
-		h->arch = arch;
-		h->arch_name = pd_arch_name(arch);
-		pd_evidence_set(&h->ev_arch, a, m->path, arch_line,
-		    arch == PD_ARCH_ARM64 ? "CPU architecture: 8" : "flags: lm",
-		    arch == PD_ARCH_ARM64 ? 19 : 9);
+	if (h->arch == PD_ARCH_UNKNOWN && w.arch != PD_ARCH_UNKNOWN) {
+		h->arch = w.arch;
+		h->arch_name = w.arch_name ? w.arch_name : pd_arch_name(w.arch);
+		bool arm64 = w.arch == PD_ARCH_ARM64;
+
+		pd_evidence_set(&h->ev_arch, a, m->path, w.arch_line,
+		    arm64 ? "CPU architecture: 8" : w.arch_text,
+		    arm64 ? 19 : strlen(w.arch_text));
 	}
 	return PD_OK;
 }
 
+/* The first line: "processor : N"; old ARM's "Processor : NAME"; s390's
+ * "vendor_id : IBM/S390". */
 static int
 bid_cpuinfo(const struct pd_member *m)
 {
 	static const char *const keys[] = { "vendor_id", "model name",
 		"BogoMIPS", "CPU implementer", "flags", "Features",
-		"cpu family", "CPU part", NULL };
+		"cpu family", "CPU part", "cpu", "timebase", "# processors",
+		"bogomips per cpu", "processor", NULL };
 	char line[256];
+	const char *v;
+	uint64_t x;
 	int extra = 0;
 
 	if (!pd_text_plausible(m->head, m->head_len) ||
-	    !pd_text_head_line(m->head, m->head_len, 0, line, sizeof(line)) ||
-	    !value_of(line, "processor"))
+	    !pd_text_head_line(m->head, m->head_len, 0, line, sizeof(line)))
+		return 0;
+	bool first = ((v = value_of(line, "processor")) &&
+	    pd_parse_u64(v, 10, &x, NULL)) || value_of(line, "Processor") ||
+	    ((v = value_of(line, "vendor_id")) &&
+	    pd_starts_with(v, "IBM/S390"));
+
+	if (!first)
 		return 0;
 	for (unsigned i = 1; i < 32 && extra < 3 &&
 	    pd_text_head_line(m->head, m->head_len, i, line, sizeof(line));

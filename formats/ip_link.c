@@ -207,10 +207,16 @@ bid_ip_link(const struct pd_member *m)
 	    !header(line, name, sizeof(name), parent, &index) ||
 	    !strstr(line, " mtu "))
 		return 0;
+	bool qdisc = strstr(line, " qdisc ") != NULL;
+
 	for (unsigned i = 1; i < 8 && extra < 3; i++)
 		if (pd_text_content_line(m->head, m->head_len, i, line,
 		    sizeof(line)) && strstr(line, "link/"))
 			extra++;
+	/* bridge link's header has the same shape, but neither a qdisc
+	 * nor a link/ line: formats/bridge_link.c */
+	if (!qdisc && extra == 0)
+		return 0;
 	return 96 + 8 * extra;
 }
 

@@ -8,8 +8,16 @@
  * line (to v3.5), "(ok)/(downgraded)" marks (v3.6, b47b5bd) and bare or
  * "(downgraded)" (v3.8, 9f76812); "Speed unknown" and "Width x0" (link
  * down); "Capabilities: <access denied>" (not root: unknown, not
- * false); -x hex dump lines; indentation by tabs or spaces; lines wrapped
- * by a mail client (a continuation at column 0 is joined back).
+ * false); hex dump lines of -x/-xxx ("00: ") and -xxxx ("100: ");
+ * indentation by tabs or spaces; lines wrapped by a mail client (a
+ * continuation at column 0 is joined back).  What pastes and collectors
+ * add at column 0 is not a wrapped line: the command line or a shell
+ * prompt before the first device, and lspci's own messages ("lspci:
+ * Unable to load libkmod resources: error -12"), which sos keeps in the
+ * file, first when stderr came out before stdout.  lspci -v (one v)
+ * lists the capabilities without their DevCap/DevCtl/LnkCap/LnkSta
+ * lines: read as not readable, with a note, so no check takes the
+ * missing lines for zeros.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +34,8 @@ struct ctx {
 	struct pd_diag *d;
 	struct pd_arena *a;
 	struct pd_pcidev *dev;		/* device block being read */
-	bool denied_noted;
+	bool denied_noted, tool_noted;
+	bool details;			/* a DevCap/DevCtl/LnkCap/LnkSta line */
 	uint32_t lineno;
 	const char *text;		/* the whole line, for evidence */
 	size_t text_len;
@@ -45,9 +54,35 @@ header_bdf(const char *s, unsigned *dom, unsigned *bus, unsigned *dev,
 static bool
 is_hexdump(const char *s)
 {
-	/* "00: b5 13 00 01 ..." from lspci -x */
-	return strlen(s) > 6 && s[2] == ':' && s[3] == ' ' &&
-	    strspn(s, "0123456789abcdef") == 2;
+	/* "00: b5 13 00 01 ..." from lspci -x; "100: ..." from -xxxx, whose
+	 * extended space runs to "ff0:" */
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return (n == 2 || n == 3) && s[n] == ':' && s[n + 1] == ' ' &&
+	    strspn(s + n + 2, "0123456789abcdef") == 2;
+}
+
+/* lspci's own message on stderr: "lspci: Unable to load libkmod
+ * resources: error -12" (the "Kernel modules:" lines are missing). */
+static bool
+is_tool_message(const char *s)
+{
+	return pd_starts_with(s, "lspci: ");
+}
+
+/* Before the first device: the command a paste shows ("lspci -vvxxx:",
+ * "# lspci -vv", "user@host:~$ sudo lspci -vv") or a bare prompt. */
+static bool
+is_preamble(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	if (n == 0 || n > 200)
+		return false;
+	return strstr(s, "lspci") != NULL || s[n - 1] == '$' ||
+	    s[n - 1] == '#';
 }
 
 static void
@@ -164,13 +199,15 @@ capability(struct ctx *c, const char *s)
 		return;
 	}
 	d->caps_readable = PD_YES;
-	const char *x = strstr(s, "] Express (");
+	const char *x = strstr(s, "] Express ");
 
 	if (x) {
-		const char *t = strchr(x, ')');
+		/* "(v2) " is printed from -vv on: -v has "Express Endpoint" */
+		const char *t = pd_skip_space(x + 10);
 
+		if (*t == '(' && strchr(t, ')'))
+			t = pd_skip_space(strchr(t, ')') + 1);
 		d->has_express = true;
-		t = t ? pd_skip_space(t + 1) : x;
 		for (size_t i = 0; i < PD_ARRAY_SIZE(ports); i++)
 			if (pd_starts_with(t, ports[i].name)) {
 				d->port = ports[i].type;
@@ -244,11 +281,13 @@ indented(struct ctx *c, const char *s)
 	if (pd_starts_with(s, "Capabilities:")) {
 		capability(c, s);
 	} else if (pd_starts_with(s, "DevCap:")) {
+		c->details = true;
 		if ((v = field_int(s, "MaxPayload ")) > 0) {
 			d->mps_cap = v;
 			evidence(c, &d->ev_devcap);
 		}
 	} else if (strstr(s, "MaxPayload ") && strstr(s, "MaxReadReq ")) {
+		c->details = true;
 		d->mps = field_int(s, "MaxPayload ");
 		d->mrrs = field_int(s, "MaxReadReq ");
 		if (d->mps < 0 || d->mrrs < 0) {
@@ -258,9 +297,11 @@ indented(struct ctx *c, const char *s)
 		}
 		evidence(c, &d->ev_devctl);
 	} else if (pd_starts_with(s, "LnkCap:")) {
+		c->details = true;
 		link_fields(c, s, &d->lnkcap_mts, &d->lnkcap_width, false);
 		evidence(c, &d->ev_lnkcap);
 	} else if (pd_starts_with(s, "LnkSta:")) {
+		c->details = true;
 		link_fields(c, s, &d->lnksta_mts, &d->lnksta_width, true);
 		evidence(c, &d->ev_lnksta);
 	} else if (pd_starts_with(s, "Kernel driver in use:")) {
@@ -299,6 +340,18 @@ indented(struct ctx *c, const char *s)
 }
 
 static void
+tool_message(struct ctx *c, const char *line)
+{
+	if (c->tool_noted)
+		return;
+	c->tool_noted = true;
+	pd_diag_note(c->d, PD_WARN, "lspci-vv.tool-message", c->lineno,
+	    "lspci's own message in the output: '%.80s'%s", line,
+	    strstr(line, "libkmod") ? " ('Kernel modules:' lines are "
+	    "missing; the drivers in use are not)" : "");
+}
+
+static void
 dispatch(struct ctx *c, const char *line, size_t len)
 {
 	unsigned dom, bus, dev, fn;
@@ -312,20 +365,55 @@ dispatch(struct ctx *c, const char *line, size_t len)
 		indented(c, pd_skip_space(line));
 	else if ((n = header_bdf(line, &dom, &bus, &dev, &fn)) != 0)
 		header(c, line, n, dom, bus, dev, fn);
-	else if (!is_hexdump(line))
+	else if (is_hexdump(line))
+		return;		/* -x output is expected, not odd: no note */
+	else if (is_tool_message(line))
+		tool_message(c, line);
+	else if (c->dev || !is_preamble(line))
 		pd_diag_note(c->d, PD_WARN, "lspci-vv.stray-line", c->lineno,
 		    "line outside any device block: '%.60s'", line);
 }
 
 /* Mail clients wrap long lines: a line at column 0 that is not a device
- * header or a hex dump continues the previous one. */
+ * header, a hex dump, lspci's message or a prompt continues the previous
+ * one. */
 static bool
 is_continuation(const char *line, size_t len, bool have_pending)
 {
 	unsigned a, b, e, f;
 
 	return have_pending && len > 0 && line[0] != ' ' && line[0] != '\t' &&
-	    !header_bdf(line, &a, &b, &e, &f) && !is_hexdump(line);
+	    !header_bdf(line, &a, &b, &e, &f) && !is_hexdump(line) &&
+	    !is_tool_message(line) && !is_preamble(line);
+}
+
+/* lspci -v: capabilities named, none of their detail lines anywhere. */
+static void
+finish(struct ctx *c, struct pd_host *h, unsigned joined)
+{
+	bool listed = false;
+
+	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)
+		if (d->member == c->m->path && d->has_express &&
+		    d->caps_readable == PD_YES)
+			listed = true;
+	if (listed && !c->details) {
+		for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)
+			if (d->member == c->m->path &&
+			    d->caps_readable == PD_YES)
+				d->caps_readable = PD_NO;
+		pd_diag_note(c->d, PD_WARN, "lspci-vv.no-details", 0,
+		    "lspci -v output (one v): capabilities without their "
+		    "DevCap, DevCtl, LnkCap and LnkSta lines; PCIe checks need "
+		    "'lspci -vv'");
+	}
+	if (joined)
+		pd_diag_note(c->d, PD_WARN, "lspci-vv.wrapped-lines", 0,
+		    "%u wrapped lines joined back (mail-wrapped output?)",
+		    joined);
+	if (h->n_pcidevs == 0)
+		pd_diag_note(c->d, PD_WARN, "lspci-vv.no-devices", 0,
+		    "no PCI devices listed");
 }
 
 static enum pd_status
@@ -372,13 +460,7 @@ parse_lspci_vv(const struct pd_member *m, struct pd_input *in,
 		pline = in->line_no;
 	} while (more);
 	free(pending);
-	if (joined)
-		pd_diag_note(d, PD_WARN, "lspci-vv.wrapped-lines", 0,
-		    "%u wrapped lines joined back (mail-wrapped output?)",
-		    joined);
-	if (h->n_pcidevs == 0)
-		pd_diag_note(d, PD_WARN, "lspci-vv.no-devices", 0,
-		    "no PCI devices listed");
+	finish(&c, h, joined);
 	return PD_OK;
 }
 
@@ -391,6 +473,7 @@ bid_lspci_vv(const struct pd_member *m)
 	char line[512];
 	unsigned dom, bus, dev, fn;
 	int bid = 0, extra = 0;
+	unsigned preamble = 0;
 
 	if (!pd_text_plausible(m->head, m->head_len))
 		return 0;
@@ -400,6 +483,14 @@ bid_lspci_vv(const struct pd_member *m)
 		if (bid == 0) {
 			if (line[0] == '\0')
 				continue;
+			/* at most four lines of a paste's command, prompt or
+			 * lspci's own message before the first device */
+			if (preamble < 4 &&
+			    !header_bdf(line, &dom, &bus, &dev, &fn) &&
+			    (is_preamble(line) || is_tool_message(line))) {
+				preamble++;
+				continue;
+			}
 			if (!header_bdf(line, &dom, &bus, &dev, &fn) ||
 			    !strstr(line, ": "))
 				return 0;

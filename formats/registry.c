@@ -5,6 +5,7 @@
 #include "pathdoctor/format.h"
 
 extern const struct pd_format pd_format_archive;
+extern const struct pd_format pd_format_bridge_link;
 extern const struct pd_format pd_format_cmdline;
 extern const struct pd_format pd_format_cpuinfo;
 extern const struct pd_format pd_format_elf;
@@ -58,6 +59,7 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_ethtool_channels,
 	&pd_format_ethtool_settings,
 	&pd_format_ip_link,
+	&pd_format_bridge_link,
 	&pd_format_sysctl,
 	&pd_format_kallsyms,
 	&pd_format_netdev_stats,

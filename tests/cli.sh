@@ -166,7 +166,8 @@ if command -v python3 >/dev/null 2>&1 &&
     python3 -c 'import jsonschema' >/dev/null 2>&1; then
 	for b in samples/gx10-before.tgz samples/gx10-after.tgz "$tmp/half.tar" \
 	    "$tmp/lspci.txt" tests/fuzz/corpus/bundle/nested.tar \
-	    tests/data tests/data-workload tests/data-during tests/data-wlrules; do
+	    tests/data tests/data-workload tests/data-during tests/data-wlrules \
+	    tests/data-uploads; do
 		"$bin" -f json "$b" >"$tmp/r.json" 2>"$tmp/err"
 		ran "cli json-schema $(basename "$b")" $? "$tmp/err" 0 4 ||
 		    continue

@@ -219,8 +219,11 @@ struct pd_netdev {
 	const char *duplex;
 	enum pd_tri link;
 	struct pd_evidence ev_speed;
-	/* ethtool -a */
+	/* ethtool -a; pause_error is ethtool's reason when it could not
+	 * read them ("Operation not supported": veth, bridges, many
+	 * virtual NICs), the three then stay unknown */
 	enum pd_tri pause_autoneg, pause_rx, pause_tx;
+	const char *pause_error;
 	struct pd_evidence ev_pause;
 	/* ethtool -g; *_error is ethtool's reason when it could not read
 	 * them ("Operation not supported": the driver does not say) */

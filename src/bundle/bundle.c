@@ -34,6 +34,8 @@ struct walk {
 	uint64_t members, total_out, disk_in;
 	bool stop;			/* a bundle-wide cap was hit */
 	char stop_why[200];
+	unsigned netns_members;		/* other namespaces' outputs */
+	char netns_first[64];
 };
 
 /* A source that counts what members yield, enforcing the total and
@@ -267,6 +269,21 @@ out:
 	free(n);
 }
 
+/* A sosreport's output from another network namespace is identified
+ * but not read: its interfaces would add to the host's own (a bridge's
+ * ports, the lo of every namespace, a router's qr- and qg- ports). */
+static bool
+other_netns(struct walk *w, const char *path)
+{
+	char ns[64];
+
+	if (!pd_path_netns(path, ns, sizeof(ns)))
+		return false;
+	if (w->netns_members++ == 0)
+		snprintf(w->netns_first, sizeof(w->netns_first), "%s", ns);
+	return true;
+}
+
 /* One regular member: unwrap, sniff, parse, drain, record.  Kept whole
  * because the steps share the member's input and cleanup: its one exit
  * path frees what the unwrapping opened. */
@@ -327,6 +344,8 @@ process_member(struct walk *w, const char *path, int64_t size,
 	in.max_spool = w->lim->max_spool;
 	if (f->container) {
 		open_nested(w, res, &m, &in);
+	} else if (f->parse && other_netns(w, path)) {
+		/* identified, but not this host's interfaces: finish() */
 	} else if (f->parse) {
 		struct pd_host *h = pd_model_host_for_path(w->model, path);
 
@@ -598,6 +617,11 @@ lone_name_of(struct walk *w, const char *path)
 static int
 finish(struct walk *w, const char *path, char *err, size_t errlen)
 {
+	if (w->netns_members)
+		pd_diag_note(&w->cov->bundle, PD_WARN, "bundle.other-netns", 0,
+		    "%u members are outputs of other network namespaces "
+		    "('ip netns exec %s' ...): identified, not read as this "
+		    "host's interfaces", w->netns_members, w->netns_first);
 	pd_diag_finish(&w->cov->bundle);
 	sort_results(w->cov);
 	if (w->cov->n_members == 0) {

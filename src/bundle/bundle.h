@@ -68,5 +68,8 @@ const struct pd_format *pd_sniff(const struct pd_member *m, int *bid,
 
 /* hostpath.c: the host a member path belongs to (created on first use). */
 struct pd_host *pd_model_host_for_path(struct pd_model *m, const char *path);
+/* True when path is the output of a command a sosreport ran in another
+ * network namespace (ip_netns_exec_NS_...); its name goes to ns. */
+bool pd_path_netns(const char *path, char *ns, size_t cap);
 
 #endif

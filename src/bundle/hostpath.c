@@ -1,6 +1,9 @@
 /* Host naming by member path: the directories before the first command
- * directory (or a directory named after a format) name the host. */
+ * directory (or a directory named after a format) name the host; and
+ * the outputs a sosreport ran in another network namespace, which are
+ * not that host's own interfaces. */
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include "bundle/bundle.h"
 #include "pathdoctor/format.h"
@@ -55,4 +58,44 @@ pd_model_host_for_path(struct pd_model *m, const char *path)
 	memcpy(key, path, n);
 	key[n] = '\0';
 	return pd_model_host(m, key);
+}
+
+/* sos names the commands it runs in a namespace "ip netns exec NS CMD":
+ * ip_netns_exec_NS_ip_-d_link in sos_commands/networking (older sos), or
+ * under sos_commands/networking/namespaces/NS/ (sos 4).  The namespace
+ * name ends where a command the networking plugin runs begins. */
+bool
+pd_path_netns(const char *path, char *ns, size_t cap)
+{
+	static const char *const cmds[] = { "_ip_", "_ip6tables", "_iptables",
+		"_ethtool", "_netstat", "_nstat", "_ss_", "_tc_", "_bridge_",
+		"_sysctl_", "_conntrack", "_bpftool", NULL };
+	static const char prefix[] = "ip_netns_exec_";
+	const char *base = strrchr(path, '/'), *dir;
+
+	base = base ? base + 1 : path;
+	if (strncmp(base, prefix, sizeof(prefix) - 1) == 0) {
+		const char *n = base + sizeof(prefix) - 1, *end = NULL;
+
+		for (const char *const *c = cmds; *c; c++) {
+			const char *p = strstr(n, *c);
+
+			if (p && p > n && (!end || p < end))
+				end = p;
+		}
+		if (!end)
+			end = n + strcspn(n, "_");
+		snprintf(ns, cap, "%.*s", (int)(end - n), n);
+		return end > n;
+	}
+	if ((dir = strstr(path, "networking/namespaces/"))) {
+		const char *n = dir + 22;
+		size_t len = strcspn(n, "/");
+
+		if (len && n[len] == '/') {
+			snprintf(ns, cap, "%.*s", (int)len, n);
+			return true;
+		}
+	}
+	return false;
 }

@@ -135,7 +135,9 @@ dump_netdev(FILE *out, const struct pd_netdev *nd)
 		fprintf(out, "    speed: %d Mb/s; duplex: %s; link: %s\n",
 		    nd->speed_mbps, nd->duplex ? nd->duplex : "?",
 		    tri(nd->link));
-	if (nd->ev_pause.member)
+	if (nd->ev_pause.member && nd->pause_error)
+		fprintf(out, "    pause: unknown (%s)\n", nd->pause_error);
+	else if (nd->ev_pause.member)
 		fprintf(out, "    pause: autoneg %s, rx %s, tx %s\n",
 		    tri(nd->pause_autoneg), tri(nd->pause_rx),
 		    tri(nd->pause_tx));

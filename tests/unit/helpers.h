@@ -98,5 +98,6 @@ int test_group_profile(void);
 int test_group_workload(void);
 int test_group_ladder(void);
 int test_group_wlrules(void);
+int test_group_uploads(void);
 
 #endif

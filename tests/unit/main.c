@@ -20,5 +20,6 @@ main(void)
 	failed += test_group_workload();
 	failed += test_group_ladder();
 	failed += test_group_wlrules();
+	failed += test_group_uploads();
 	return failed ? 1 : 0;
 }
