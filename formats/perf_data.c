@@ -54,6 +54,7 @@ struct attr {
 	uint32_t type;
 	uint64_t config, sample_period, sample_type, read_format;
 	bool freq;
+	struct pd_prof_raw *raw;	/* its samples; NULL until one */
 };
 
 struct id_attr {
@@ -61,10 +62,18 @@ struct id_attr {
 	unsigned attr;
 };
 
+/* Each attribute (event) with samples becomes a profile of its own, as
+ * perf report shows each event on its own: summed together, the shares
+ * of cycles and cpu-clock or of a PMU's five events mean nothing.  The
+ * mappings and forks are the file's and go to every one of them. */
 struct reader {
+	const struct pd_member *m;
 	struct pd_input *in;
+	struct pd_host *h;
 	struct pd_diag *d;
-	struct pd_profile *p;
+	struct pd_profile *p;		/* the file's: header and features */
+	struct pd_prof_raw *maps;	/* the file's mappings and forks */
+	const char *desc[ATTRS_MAX];	/* EVENT_DESC names, by attr */
 	bool le;
 	uint64_t pos;			/* bytes of the member consumed */
 	struct attr attrs[ATTRS_MAX];
@@ -187,16 +196,28 @@ settle_attrs(struct reader *r)
 	if (!r->identifier && (st & ST_ID))
 		r->id_pos = 1 + !!(st & ST_IP) + !!(st & ST_TID) +
 		    !!(st & ST_TIME) + !!(st & ST_ADDR);
-	const char *name = r->attrs[0].type == 1 ?
-	    (r->attrs[0].config == 0 ? "cpu-clock" :
-	    r->attrs[0].config == 1 ? "task-clock" : "software event") :
-	    r->attrs[0].type == 0 && r->attrs[0].config == 0 ? "cycles" :
-	    "hardware event";
+}
 
-	if (!r->p->event)
-		r->p->event = name;
-	r->p->has_callchain = st & ST_CALLCHAIN;
-	r->p->has_cpu = st & ST_CPU;
+/* perf's name of a generic event, for files without EVENT_DESC. */
+static const char *
+attr_name(struct reader *r, const struct attr *at)
+{
+	static const char *const hw[] = { "cycles", "instructions",
+		"cache-references", "cache-misses", "branches",
+		"branch-misses", "bus-cycles", "stalled-cycles-frontend",
+		"stalled-cycles-backend", "ref-cycles" };
+	static const char *const sw[] = { "cpu-clock", "task-clock",
+		"page-faults", "context-switches", "cpu-migrations",
+		"minor-faults", "major-faults", "alignment-faults",
+		"emulation-faults", "dummy" };
+
+	if (at->type == 0 && at->config < PD_ARRAY_SIZE(hw))
+		return hw[at->config];
+	if (at->type == 1 && at->config < PD_ARRAY_SIZE(sw))
+		return sw[at->config];
+	return pd_arena_printf(r->d->arena, "%s 0x%llx", at->type == 2 ?
+	    "tracepoint" : at->type == 4 ? "raw event" : "event of type",
+	    (unsigned long long)at->config);
 }
 
 static const struct attr *
@@ -215,6 +236,14 @@ attr_of(struct reader *r, const unsigned char *rec, size_t len)
 	    sizeof(*r->ids), cmp_id);
 
 	return f ? &r->attrs[f->attr] : NULL;
+}
+
+static struct pd_prof_raw *
+attr_raw(struct attr *at)
+{
+	if (!at->raw)
+		at->raw = pd_prof_raw_new();
+	return at->raw;
 }
 
 static void
@@ -237,7 +266,7 @@ static void
 sample(struct reader *r, const unsigned char *rec, size_t len,
     unsigned misc)
 {
-	const struct attr *at = attr_of(r, rec, len);
+	struct attr *at = (struct attr *)attr_of(r, rec, len);
 	struct pd_cursor c;
 	uint64_t ip = 0, period, nr = 0;
 	uint32_t pid = 0;
@@ -290,7 +319,7 @@ sample(struct reader *r, const unsigned char *rec, size_t len,
 		r->bad_samples++;
 		return;
 	}
-	pd_prof_sample(r->p->raw, pid, cpu, (enum pd_cpumode)
+	pd_prof_sample(attr_raw(at), pid, cpu, (enum pd_cpumode)
 	    (misc & MISC_CPUMODE_MASK) <= PD_MODE_GUEST_USER ?
 	    (enum pd_cpumode)(misc & MISC_CPUMODE_MASK) : PD_MODE_UNKNOWN,
 	    period, ip, (st & ST_CALLCHAIN) ? r->chain : NULL,
@@ -332,7 +361,7 @@ mmap_record(struct reader *r, const unsigned char *rec, size_t len,
 		n = sizeof(name) - 1;
 	memcpy(name, fn, n);
 	name[n] = '\0';
-	pd_prof_map(r->p->raw, pid, start, size, pgoff, name);
+	pd_prof_map(r->maps, pid, start, size, pgoff, name);
 	if (bid && bid_len)
 		pd_profile_buildid(r->p, r->d->arena, name, bid, bid_len);
 }
@@ -348,6 +377,27 @@ header_string(struct reader *r, struct pd_cursor *c)
 		return NULL;
 	return pd_arena_strndup(r->d->arena, (const char *)s,
 	    strnlen((const char *)s, n));
+}
+
+/* EVENT_DESC: nr, attr size, then per attribute, in the file's order:
+ * the attribute, nr_ids, the name (a header string), the ids. */
+static void
+event_desc(struct reader *r, struct pd_cursor *c)
+{
+	uint32_t nr = pd_cursor_u32(c), asz = pd_cursor_u32(c);
+
+	for (uint32_t i = 0; i < nr && i < ATTRS_MAX && pd_cursor_ok(c);
+	    i++) {
+		pd_cursor_skip(c, asz);
+		uint32_t n_ids = pd_cursor_u32(c);
+		const char *name = header_string(r, c);
+
+		if (!pd_cursor_ok(c) || n_ids > pd_cursor_left(c) / 8)
+			break;
+		pd_cursor_skip(c, (size_t)n_ids * 8);
+		if (name)
+			r->desc[i] = name;
+	}
 }
 
 static void
@@ -395,19 +445,9 @@ feature(struct reader *r, unsigned id, const unsigned char *p, size_t len)
 			    bid[20] : 20);
 		}
 		break;
-	case FEAT_EVENT_DESC: {
-		uint32_t nr = pd_cursor_u32(&c), asz = pd_cursor_u32(&c);
-
-		if (nr >= 1 && asz < len) {
-			pd_cursor_skip(&c, asz);
-			(void)pd_cursor_u32(&c);	/* nr_ids */
-			const char *name = header_string(r, &c);
-
-			if (name)
-				pr->event = name;
-		}
+	case FEAT_EVENT_DESC:
+		event_desc(r, &c);
 		break;
-	}
 	default:
 		break;
 	}
@@ -467,7 +507,7 @@ record(struct reader *r, bool pipe, uint64_t *left)
 		uint32_t pid = pd_cursor_u32(&c), ppid = pd_cursor_u32(&c);
 
 		if (pd_cursor_ok(&c))
-			pd_prof_fork(r->p->raw, pid, ppid);
+			pd_prof_fork(r->maps, pid, ppid);
 		break;
 	}
 	case REC_LOST:
@@ -639,6 +679,61 @@ parse_file(struct reader *r, const unsigned char *head)
 	return rc;
 }
 
+/* Another event of the file: a profile with the file's header facts. */
+static struct pd_profile *
+event_profile(struct reader *r)
+{
+	struct pd_profile *q = pd_host_profile(r->h, r->d->arena, r->m->path,
+	    "perf.data");
+	struct pd_profile *next = q->next;
+	struct pd_prof_raw *raw = q->raw;
+
+	*q = *r->p;
+	q->next = next;
+	q->raw = raw;
+	return q;
+}
+
+static void
+name_profile(struct reader *r, struct pd_profile *p, unsigned i)
+{
+	const struct attr *at = &r->attrs[i];
+
+	p->event = r->desc[i] ? r->desc[i] : attr_name(r, at);
+	p->has_callchain = at->sample_type & ST_CALLCHAIN;
+	p->has_cpu = at->sample_type & ST_CPU;
+}
+
+/* One profile per attribute with samples, in the file's order (perf
+ * report's); the file's own when none has any. */
+static void
+finish_profiles(struct reader *r)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < r->n_attrs; i++) {
+		struct attr *at = &r->attrs[i];
+
+		if (!at->raw)
+			continue;
+		struct pd_profile *p = n++ ? event_profile(r) : r->p;
+
+		pd_prof_raw_free(p->raw);
+		p->raw = at->raw;
+		at->raw = NULL;
+		pd_prof_raw_copy_maps(p->raw, r->maps);
+		name_profile(r, p, i);
+	}
+	if (!n) {
+		pd_prof_raw_copy_maps(r->p->raw, r->maps);
+		if (r->n_attrs)
+			name_profile(r, r->p, 0);
+	}
+	for (struct pd_profile *p = r->p; p && p->member == r->p->member;
+	    p = p->next)
+		pd_profile_end(p, r->d);
+}
+
 static enum pd_status
 parse_perf_data(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
@@ -648,7 +743,9 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 	enum pd_status rc = PD_OK;
 
 	memset(r, 0, sizeof(*r));
+	r->m = m;
 	r->in = in;
+	r->h = h;
 	r->d = d;
 	/* a forced read (fuzzing) may come with fewer than 8 head bytes */
 	r->le = m->head_len < 8 || memcmp(m->head, "2ELIFREP", 8) != 0;
@@ -662,6 +759,7 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 	uint64_t hsize = u64_of(&c);
 
 	r->p = pd_host_profile(h, d->arena, m->path, "perf.data");
+	r->maps = pd_prof_raw_new();
 	r->p->swapped = !r->le;
 	r->p->ev = (struct pd_evidence){ .member = m->path, .text =
 	    hsize == PIPE_HEADER_SIZE ? "perf.data (pipe mode)" : "perf.data" };
@@ -682,9 +780,10 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 		pd_diag_note(d, PD_WARN, "perf.bad-sample", 0, "%llu samples "
 		    "were shorter than their attribute's sample_type says and "
 		    "were left out", (unsigned long long)r->bad_samples);
-	pd_profile_end(r->p, d);
+	finish_profiles(r);
 	if (rc != PD_FAILED && r->p->samples == 0)
 		pd_diag_note(d, PD_WARN, "perf.no-samples", 0, "no samples");
+	pd_prof_raw_free(r->maps);
 	free(r->ids);
 	free(r);
 	return rc;
