@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "decode/perf_zstd.h"
 #include "decode/profile.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/cursor.h"
@@ -86,6 +87,9 @@ struct reader {
 	uint64_t by_type[128];		/* records read, by type */
 	bool unknown_attr_noted;
 	uint64_t bad_samples;		/* shorter than their sample_type */
+	struct pd_perf_unz *unz;		/* perf record -z's stream */
+	const char *unz_failed;		/* why the batches stopped */
+	uint64_t batches, unz_read;
 	unsigned char rec[65536];
 };
 
@@ -453,55 +457,24 @@ feature(struct reader *r, unsigned id, const unsigned char *p, size_t len)
 	}
 }
 
+/* A record's contents, from the file or from a compressed batch. */
 static void
-note_compressed(struct reader *r)
+contents(struct reader *r, uint32_t type, uint16_t misc,
+    const unsigned char *rec, size_t len)
 {
-	if (r->by_type[REC_COMPRESSED] || r->by_type[REC_COMPRESSED2])
-		pd_diag_note(r->d, PD_WARN, "perf.compressed", 0, "%llu "
-		    "compressed record batches (perf record -z) were not "
-		    "read: record without -z, or run perf report there",
-		    (unsigned long long)(r->by_type[REC_COMPRESSED] +
-		    r->by_type[REC_COMPRESSED2]));
-}
-
-/* One record from the stream.  false at the end or on a bad size.  Its
- * length is the switch over record types, each case a few lines: split
- * up, the cases would only move into as many tiny functions. */
-static bool
-record(struct reader *r, bool pipe, uint64_t *left)
-{
-	unsigned char hdr[8];
 	struct pd_cursor c;
 
-	if ((left && *left < 8) || !read_full(r, hdr, 8))
-		return false;
-	pd_cursor_init(&c, hdr, 8, r->le);
-	uint32_t type = pd_cursor_u32(&c);
-	uint16_t misc = pd_cursor_u16(&c), size = pd_cursor_u16(&c);
-
-	if (size < 8 || (left && size > *left)) {
-		pd_diag_note(r->d, PD_WARN, "perf.record-size", 0, "record of "
-		    "type %u at byte %llu has size %u%s; the rest of the data "
-		    "was not read", type, (unsigned long long)(r->pos - 8),
-		    size, left && size > *left ? ", past the data section" :
-		    "");
-		return false;
-	}
-	size_t body = size - 8u;
-
-	if (!read_full(r, r->rec, body))
-		return false;
-	if (left)
-		*left -= size;
 	r->p->records++;
-	pd_cursor_init(&c, r->rec, body, r->le);
+	if (type < 128)
+		r->by_type[type]++;
+	pd_cursor_init(&c, rec, len, r->le);
 	switch (type) {
 	case REC_SAMPLE:
-		sample(r, r->rec, body, misc);
+		sample(r, rec, len, misc);
 		break;
 	case REC_MMAP:
 	case REC_MMAP2:
-		mmap_record(r, r->rec, body, type, misc);
+		mmap_record(r, rec, len, type, misc);
 		break;
 	case REC_FORK: {
 		uint32_t pid = pd_cursor_u32(&c), ppid = pd_cursor_u32(&c);
@@ -536,17 +509,111 @@ record(struct reader *r, bool pipe, uint64_t *left)
 		uint64_t id = u64_of(&c);
 
 		if (pd_cursor_ok(&c))
-			feature(r, (unsigned)id, r->rec + 8, body - 8);
+			feature(r, (unsigned)id, rec + 8, len - 8);
 		break;
 	}
-	case REC_HEADER_TRACING_DATA: {
+	default:
+		break;
+	}
+}
+
+static void
+unz_record(void *ctx, uint32_t type, uint16_t misc,
+    const unsigned char *rec, size_t len)
+{
+	struct reader *r = ctx;
+
+	/* payloads after a record (AUXTRACE, tracing data) are written
+	 * uncompressed by perf, and a batch holds no batch */
+	if (type != REC_AUXTRACE && type != REC_HEADER_TRACING_DATA &&
+	    type != REC_COMPRESSED && type != REC_COMPRESSED2)
+		contents(r, type, misc, rec, len);
+}
+
+/* perf record -z: COMPRESSED's body is zstd data, COMPRESSED2's a
+ * u64 size and the data.  After a failure the batches are counted,
+ * not read. */
+static void
+compressed(struct reader *r, uint32_t type, const unsigned char *rec,
+    size_t len)
+{
+	const char *why = NULL;
+
+	r->batches++;
+	if (r->unz_failed)
+		return;
+	if (type == REC_COMPRESSED2) {
+		struct pd_cursor c;
+
+		pd_cursor_init(&c, rec, len, r->le);
+		uint64_t n = u64_of(&c);
+
+		if (!pd_cursor_ok(&c) || n > len - 8) {
+			why = "a batch's size is past its record";
+			goto failed;
+		}
+		rec += 8;
+		len = (size_t)n;
+	}
+	if (!r->unz && !(r->unz = pd_perf_unz_new(r->le))) {
+		why = "zstd could not start";
+		goto failed;
+	}
+	if (pd_perf_unz_feed(r->unz, rec, len, unz_record, r, &why))
+		return;
+failed:
+	r->unz_failed = why;
+}
+
+static void
+note_compressed(struct reader *r)
+{
+	if (r->unz_failed)
+		pd_diag_note(r->d, PD_WARN, "perf.compressed", 0, "compressed "
+		    "record batches (perf record -z): %s; %llu of %llu batches "
+		    "and the records before were read", r->unz_failed,
+		    (unsigned long long)r->unz_read,
+		    (unsigned long long)r->batches);
+	else if (r->unz && pd_perf_unz_pending(r->unz))
+		pd_diag_note(r->d, PD_WARN, "perf.compressed", 0, "the last "
+		    "compressed batch ends inside a record (%zu bytes left "
+		    "out)", pd_perf_unz_pending(r->unz));
+}
+
+/* One record from the stream.  false at the end or on a bad size. */
+static bool
+record(struct reader *r, bool pipe, uint64_t *left)
+{
+	unsigned char hdr[8];
+	struct pd_cursor c;
+
+	if ((left && *left < 8) || !read_full(r, hdr, 8))
+		return false;
+	pd_cursor_init(&c, hdr, 8, r->le);
+	uint32_t type = pd_cursor_u32(&c);
+	uint16_t misc = pd_cursor_u16(&c), size = pd_cursor_u16(&c);
+
+	if (size < 8 || (left && size > *left)) {
+		pd_diag_note(r->d, PD_WARN, "perf.record-size", 0, "record of "
+		    "type %u at byte %llu has size %u%s; the rest of the data "
+		    "was not read", type, (unsigned long long)(r->pos - 8),
+		    size, left && size > *left ? ", past the data section" :
+		    "");
+		return false;
+	}
+	size_t body = size - 8u;
+
+	if (!read_full(r, r->rec, body))
+		return false;
+	if (left)
+		*left -= size;
+	pd_cursor_init(&c, r->rec, body, r->le);
+	if (type == REC_HEADER_TRACING_DATA) {
 		uint32_t n = pd_cursor_u32(&c);
 
 		if (pipe && !skip(r, ((uint64_t)n + 7) & ~(uint64_t)7))
 			return false;
-		break;
-	}
-	case REC_AUXTRACE: {
+	} else if (type == REC_AUXTRACE) {
 		uint64_t n = u64_of(&c);	/* payload after the record */
 
 		if (left) {
@@ -556,13 +623,17 @@ record(struct reader *r, bool pipe, uint64_t *left)
 		}
 		if (!skip(r, n))
 			return false;
-		break;
+	} else if (type == REC_COMPRESSED || type == REC_COMPRESSED2) {
+		compressed(r, type, r->rec, body);
+		if (!r->unz_failed)
+			r->unz_read++;
+		return true;
+	} else {
+		contents(r, type, misc, r->rec, body);
+		return true;
 	}
-	default:
-		break;
-	}
-	if (type < 128)
-		r->by_type[type]++;
+	r->p->records++;
+	r->by_type[type]++;
 	return true;
 }
 
@@ -784,6 +855,7 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 	if (rc != PD_FAILED && r->p->samples == 0)
 		pd_diag_note(d, PD_WARN, "perf.no-samples", 0, "no samples");
 	pd_prof_raw_free(r->maps);
+	pd_perf_unz_free(r->unz);
 	free(r->ids);
 	free(r);
 	return rc;
