@@ -99,7 +99,8 @@ bid_perf_data(const struct pd_member *m)
 	if (m->head_len < PIPE_HEADER_SIZE)
 		return 0;
 	if (memcmp(m->head, "PERFILE2", 8) == 0 ||
-	    memcmp(m->head, "2ELIFREP", 8) == 0)
+	    memcmp(m->head, "2ELIFREP", 8) == 0 ||
+	    memcmp(m->head, "PERFFILE", 8) == 0)
 		return 64;
 	return 0;
 }
@@ -813,6 +814,17 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 	unsigned char head[HEADER_SIZE];
 	enum pd_status rc = PD_OK;
 
+	/* version 1, perf's first format, differs in its header and
+	 * byte-order rules; named, so that the bundle says why it has no
+	 * profile */
+	if (m->head_len >= 8 && memcmp(m->head, "PERFFILE", 8) == 0) {
+		free(r);
+		pd_diag_note(d, PD_FAILED, "perf.v1", 0, "perf.data of the "
+		    "first format (PERFFILE, before PERFILE2) is not read: "
+		    "give perf report --stdio or perf script text of it "
+		    "instead");
+		return PD_FAILED;
+	}
 	memset(r, 0, sizeof(*r));
 	r->m = m;
 	r->in = in;

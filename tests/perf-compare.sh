@@ -195,10 +195,16 @@ if perf record -q -g -o "$tmp/live/perf.data" -- sh -c \
 	# the text readers on perf's own renderings of the same file
 	set -- -i "$tmp/live/perf.data"
 	[ -n "$ks" ] && set -- "$@" --kallsyms "$ks"
-	mkdir -p "$tmp/script" "$tmp/script-F" "$tmp/report"
+	mkdir -p "$tmp/script" "$tmp/script-F" "$tmp/report" \
+	    "$tmp/script-nodso" "$tmp/script-untimed"
 	perf script "$@" >"$tmp/script/perf.script" 2>/dev/null
 	perf script "$@" -F comm,pid,tid,time,period,event,ip,sym,dso \
 	    >"$tmp/script-F/perf.script" 2>/dev/null
+	# no DSO column (kernel told by address), no time column
+	perf script "$@" -F comm,tid,time,period,event,ip,sym \
+	    >"$tmp/script-nodso/perf.script" 2>/dev/null
+	perf script "$@" -F comm,pid,period,event,ip,sym,dso \
+	    >"$tmp/script-untimed/perf.script" 2>/dev/null
 	perf report "$@" --stdio --children --sort dso,sym \
 	    >"$tmp/report/perf-report.txt" 2>/dev/null
 	# read back from perf script's text, a share was once seen one unit
@@ -207,8 +213,24 @@ if perf record -q -g -o "$tmp/live/perf.data" -- sh -c \
 	compare live-perf-script "$tmp/script" "$tmp/live/perf.data" "$ks" "" 0.01
 	compare live-perf-script-F "$tmp/script-F" "$tmp/live/perf.data" "$ks" \
 	    "" 0.01
+	compare live-perf-script-untimed "$tmp/script-untimed" \
+	    "$tmp/live/perf.data" "$ks" "" 0.01
 	compare live-perf-report "$tmp/report" "$tmp/live/perf.data" "$ks" \
 	    nodso
+	# without the DSO column the kernel frames are told by address:
+	# their shares must be those read from the default layout
+	for d in script script-nodso; do
+		"$bin" --dump-model "$tmp/$d" 2>&1 |
+		    grep '^    sym .* \[kernel.kallsyms\] ' >"$tmp/$d.k"
+	done
+	if [ -s "$tmp/script.k" ] && cmp -s "$tmp/script.k" "$tmp/script-nodso.k"
+	then
+		echo "ok perf live-perf-script-nodso: $(wc -l <"$tmp/script.k")" \
+		    "kernel shares as from the default layout"
+	else
+		echo "not ok perf live-perf-script-nodso: kernel shares differ" \
+		    "from the default layout's"
+	fi
 else
 	echo "not ok perf live # SKIP perf record failed here: $(head -n 1 \
 	    "$tmp/record.err")"

@@ -195,6 +195,29 @@ gain_strict(struct pd_findings *out, struct pd_finding *f,
 	    "5 %";
 }
 
+/* The share is over all CPUs together: busy little cores, or a core
+ * type doing other work, may dilute or hide it; unless the bundle's
+ * cpuinfo says the CPUs are all of one type.  The note asks for what
+ * is missing: CPU numbers in the profile, or cpuinfo in the bundle. */
+static void
+share_over_all(struct pd_finding *f, const struct pd_host *h,
+    const struct pd_profile *p)
+{
+	bool cpus = p->groups[0].n_cpus > 0;
+	unsigned types = 0;
+
+	for (const struct pd_cpu_type *t = h->cpu_types; t; t = t->next)
+		types++;
+	if (cpus && types == 1)
+		return;		/* one core type: all CPUs is the type */
+	f->confidence -= 10;
+	f->confidence_note = !cpus ? "the profile has no CPU numbers "
+	    "(record with perf record -a, or keep perf script's cpu "
+	    "field), so the share is over all CPUs together" :
+	    "no per-CPU core types (add /proc/cpuinfo), so the share is "
+	    "over all CPUs together";
+}
+
 /* How well an event measures CPU time: cycles (any PMU's, with any
  * modifier), then the clocks of perf without a PMU, then an unnamed
  * one; other events (cache misses, branches) count something else. */
@@ -273,14 +296,8 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 				.f_self = s.f_self, .f_incl = s.f_incl,
 				.busy = g->total > 0 ? busy(g) / g->total : 0 };
 		}
-		if (!p->groups[0].n_cpus || p->n_groups < 2) {
-			/* the share is over all CPUs: busy little cores, or
-			 * a core type doing other work, dilute or hide it */
-			f->confidence -= 10;
-			f->confidence_note = "no per-CPU core types (add "
-			    "/proc/cpuinfo, and record with perf record -a), "
-			    "so the share is over all CPUs together";
-		}
+		if (p->n_groups < 2)
+			share_over_all(f, h, p);
 		f->ev[f->n_ev++] = (struct pd_evidence){ p->member, 0,
 		    pd_arena_printf(a, "%s: %s %.2f %% self of all samples%s",
 		    p->event ? p->event : "event unnamed", s.top->name, 100 * s.top->self / p->period,

@@ -151,6 +151,60 @@ test_compressed_damaged(void **state)
 	free(b);
 }
 
+/* FlameGraph's perf script sample without time or CPU columns: its
+ * own collapsed result says func_a 112 and func_b 116 of 228. */
+static void
+test_script_untimed(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	read_data(&p, "perf-script/flamegraph-funcab-pid-01-untimed.txt");
+	assert_string_equal(p.cov.members->format, "perf-script");
+	no_notes(&p, "flamegraph-funcab-pid-01-untimed.txt");
+	const struct pd_profile *pr = p.m->hosts->profiles;
+
+	assert_string_equal(pr->event, "cpu-clock");
+	assert_int_equal(pr->samples, 228);
+	share_is(pr, "func_b", 100.0 * 116 / 228);
+	share_is(pr, "func_a", 100.0 * 112 / 228);
+	parsed_free(&p);
+}
+
+/* perf diff's text is no profile: named, not read as perf report. */
+static void
+test_perf_diff(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	read_data(&p, "perf-diff/quipper-callgraph-3.4-vs-3.8.txt");
+	assert_string_equal(p.cov.members->format, "perf-report");
+	assert_true(has_note(p.cov.members, "perf-report.diff"));
+	assert_null(p.m->hosts->profiles);
+	parsed_free(&p);
+}
+
+/* The first perf.data format: named unsupported.  No such file was
+ * found in public test suites; this is a real file's header with the
+ * first format's magic. */
+static void
+test_perf_v1(void **state)
+{
+	size_t len;
+	unsigned char *b = slurp("tests/data-profile/perf-data/"
+	    "quipper-group_desc-4.14.perf.data", &len);
+	struct parsed p;
+
+	(void)state;
+	memcpy(b, "PERFFILE", 8);
+	parsed_read_memory(&p, b, len, "perf.data");
+	assert_string_equal(p.cov.members->format, "perf.data");
+	assert_true(has_note(p.cov.members, "perf.v1"));
+	parsed_free(&p);
+	free(b);
+}
+
 int
 test_group_profile_events(void)
 {
@@ -158,6 +212,9 @@ test_group_profile_events(void)
 		cmocka_unit_test(test_events_apart),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_damaged),
+		cmocka_unit_test(test_script_untimed),
+		cmocka_unit_test(test_perf_diff),
+		cmocka_unit_test(test_perf_v1),
 	};
 
 	return cmocka_run_group_tests_name("profile-events", tests, NULL,
