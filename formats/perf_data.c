@@ -8,8 +8,11 @@
  * decoding); MMAP/MMAP2 give the user mappings, FORK which process
  * runs in whose mappings, LOST the losses;
  * AUXTRACE payloads, tracing data and everything else are skipped by
- * their sizes.  Layout: tools/perf/Documentation/perf.data-file-format.txt
- * in the Linux tree. */
+ * their sizes; perf record -z's batches are decompressed
+ * (src/decode/perf_zstd.c) and their records read as the others.  The
+ * feature sections, and one profile per event at the end, are in
+ * perf_data_meta.c.  Layout: tools/perf/Documentation/
+ * perf.data-file-format.txt in the Linux tree. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,76 +25,7 @@
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
-
-#define PRE_DATA_MAX (64u << 20)
-#define FEATURES_MAX (64u << 20)
-#define ATTRS_MAX 256
-#define IDS_MAX 65536
-#define HEADER_SIZE 104
-#define PIPE_HEADER_SIZE 16
-
-enum {
-	ST_IP = 1u << 0, ST_TID = 1u << 1, ST_TIME = 1u << 2,
-	ST_ADDR = 1u << 3, ST_READ = 1u << 4, ST_CALLCHAIN = 1u << 5,
-	ST_ID = 1u << 6, ST_CPU = 1u << 7, ST_PERIOD = 1u << 8,
-	ST_STREAM_ID = 1u << 9, ST_IDENTIFIER = 1u << 16,
-};
-enum { RF_ENABLED = 1, RF_RUNNING = 2, RF_ID = 4, RF_GROUP = 8,
-	RF_LOST = 16 };
-enum {
-	REC_MMAP = 1, REC_LOST = 2, REC_FORK = 7, REC_SAMPLE = 9,
-	REC_MMAP2 = 10,
-	REC_LOST_SAMPLES = 13, REC_HEADER_ATTR = 64,
-	REC_HEADER_TRACING_DATA = 66, REC_AUXTRACE = 71,
-	REC_HEADER_FEATURE = 80, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
-};
-enum { FEAT_BUILD_ID = 2, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5,
-	FEAT_ARCH = 6, FEAT_NRCPUS = 7, FEAT_EVENT_DESC = 12 };
-#define MISC_CPUMODE_MASK 7u
-#define MISC_MMAP_BUILD_ID (1u << 14)
-#define MISC_BUILD_ID_SIZE (1u << 15)
-
-struct attr {
-	uint32_t type;
-	uint64_t config, sample_period, sample_type, read_format;
-	bool freq;
-	struct pd_prof_raw *raw;	/* its samples; NULL until one */
-};
-
-struct id_attr {
-	uint64_t id;
-	unsigned attr;
-};
-
-/* Each attribute (event) with samples becomes a profile of its own, as
- * perf report shows each event on its own: summed together, the shares
- * of cycles and cpu-clock or of a PMU's five events mean nothing.  The
- * mappings and forks are the file's and go to every one of them. */
-struct reader {
-	const struct pd_member *m;
-	struct pd_input *in;
-	struct pd_host *h;
-	struct pd_diag *d;
-	struct pd_profile *p;		/* the file's: header and features */
-	struct pd_prof_raw *maps;	/* the file's mappings and forks */
-	const char *desc[ATTRS_MAX];	/* EVENT_DESC names, by attr */
-	bool le;
-	uint64_t pos;			/* bytes of the member consumed */
-	struct attr attrs[ATTRS_MAX];
-	unsigned n_attrs;
-	struct id_attr *ids;		/* sorted by id */
-	unsigned n_ids;
-	unsigned id_pos;		/* u64 index of ID in a sample; 0: none */
-	bool identifier;		/* every sample starts with its id */
-	uint64_t chain[PD_PROF_CHAIN];
-	uint64_t by_type[128];		/* records read, by type */
-	bool unknown_attr_noted;
-	uint64_t bad_samples;		/* shorter than their sample_type */
-	struct pd_perf_unz *unz;		/* perf record -z's stream */
-	const char *unz_failed;		/* why the batches stopped */
-	uint64_t batches, unz_read;
-	unsigned char rec[65536];
-};
+#include "perf_data.h"
 
 static int
 bid_perf_data(const struct pd_member *m)
@@ -103,14 +37,6 @@ bid_perf_data(const struct pd_member *m)
 	    memcmp(m->head, "PERFFILE", 8) == 0)
 		return 64;
 	return 0;
-}
-
-static inline uint64_t
-u64_of(struct pd_cursor *c)
-{
-	uint64_t lo = pd_cursor_u32(c), hi = pd_cursor_u32(c);
-
-	return c->le ? hi << 32 | lo : lo << 32 | hi;
 }
 
 /* Reads exactly n bytes; false at the end or on an error. */
@@ -201,28 +127,6 @@ settle_attrs(struct reader *r)
 	if (!r->identifier && (st & ST_ID))
 		r->id_pos = 1 + !!(st & ST_IP) + !!(st & ST_TID) +
 		    !!(st & ST_TIME) + !!(st & ST_ADDR);
-}
-
-/* perf's name of a generic event, for files without EVENT_DESC. */
-static const char *
-attr_name(struct reader *r, const struct attr *at)
-{
-	static const char *const hw[] = { "cycles", "instructions",
-		"cache-references", "cache-misses", "branches",
-		"branch-misses", "bus-cycles", "stalled-cycles-frontend",
-		"stalled-cycles-backend", "ref-cycles" };
-	static const char *const sw[] = { "cpu-clock", "task-clock",
-		"page-faults", "context-switches", "cpu-migrations",
-		"minor-faults", "major-faults", "alignment-faults",
-		"emulation-faults", "dummy" };
-
-	if (at->type == 0 && at->config < PD_ARRAY_SIZE(hw))
-		return hw[at->config];
-	if (at->type == 1 && at->config < PD_ARRAY_SIZE(sw))
-		return sw[at->config];
-	return pd_arena_printf(r->d->arena, "%s 0x%llx", at->type == 2 ?
-	    "tracepoint" : at->type == 4 ? "raw event" : "event of type",
-	    (unsigned long long)at->config);
 }
 
 static const struct attr *
@@ -371,93 +275,6 @@ mmap_record(struct reader *r, const unsigned char *rec, size_t len,
 		pd_profile_buildid(r->p, r->d->arena, name, bid, bid_len);
 }
 
-/* perf_header_string: u32 length, then the string padded. */
-static const char *
-header_string(struct reader *r, struct pd_cursor *c)
-{
-	uint32_t n = pd_cursor_u32(c);
-	const unsigned char *s = pd_cursor_bytes(c, n);
-
-	if (!s || !n)
-		return NULL;
-	return pd_arena_strndup(r->d->arena, (const char *)s,
-	    strnlen((const char *)s, n));
-}
-
-/* EVENT_DESC: nr, attr size, then per attribute, in the file's order:
- * the attribute, nr_ids, the name (a header string), the ids. */
-static void
-event_desc(struct reader *r, struct pd_cursor *c)
-{
-	uint32_t nr = pd_cursor_u32(c), asz = pd_cursor_u32(c);
-
-	for (uint32_t i = 0; i < nr && i < ATTRS_MAX && pd_cursor_ok(c);
-	    i++) {
-		pd_cursor_skip(c, asz);
-		uint32_t n_ids = pd_cursor_u32(c);
-		const char *name = header_string(r, c);
-
-		if (!pd_cursor_ok(c) || n_ids > pd_cursor_left(c) / 8)
-			break;
-		pd_cursor_skip(c, (size_t)n_ids * 8);
-		if (name)
-			r->desc[i] = name;
-	}
-}
-
-static void
-feature(struct reader *r, unsigned id, const unsigned char *p, size_t len)
-{
-	struct pd_cursor c;
-	struct pd_profile *pr = r->p;
-
-	pd_cursor_init(&c, p, len, r->le);
-	switch (id) {
-	case FEAT_HOSTNAME: pr->hostname = header_string(r, &c); break;
-	case FEAT_OSRELEASE: pr->os_release = header_string(r, &c); break;
-	case FEAT_VERSION: pr->perf_version = header_string(r, &c); break;
-	case FEAT_ARCH: pr->arch = header_string(r, &c); break;
-	case FEAT_NRCPUS:
-		(void)pd_cursor_u32(&c);
-		pr->nr_cpus = pd_cursor_u32(&c);
-		break;
-	case FEAT_BUILD_ID:
-		/* build_id_event records: header, pid, build id (20 bytes,
-		 * its size in byte 20 when misc says so), file name */
-		while (pd_cursor_left(&c) >= 8 + 4 + 24) {
-			struct pd_cursor e = c;
-
-			(void)pd_cursor_u32(&e);
-			uint16_t misc = pd_cursor_u16(&e);
-			uint16_t size = pd_cursor_u16(&e);
-
-			if (size < 8 + 4 + 24 || size > pd_cursor_left(&c))
-				break;
-			pd_cursor_init(&e, pd_cursor_bytes(&c, size), size,
-			    r->le);
-			pd_cursor_skip(&e, 8 + 4);
-			const unsigned char *bid = pd_cursor_bytes(&e, 24);
-			size_t fl = pd_cursor_left(&e);
-			const unsigned char *fn = pd_cursor_bytes(&e, fl);
-
-			if (!bid || !fn)
-				break;
-			char *name = pd_arena_strndup(r->d->arena,
-			    (const char *)fn, strnlen((const char *)fn, fl));
-
-			pd_profile_buildid(pr, r->d->arena, name, bid,
-			    (misc & MISC_BUILD_ID_SIZE) && bid[20] <= 20 ?
-			    bid[20] : 20);
-		}
-		break;
-	case FEAT_EVENT_DESC:
-		event_desc(r, &c);
-		break;
-	default:
-		break;
-	}
-}
-
 /* A record's contents, from the file or from a compressed batch. */
 static void
 contents(struct reader *r, uint32_t type, uint16_t misc,
@@ -510,7 +327,7 @@ contents(struct reader *r, uint32_t type, uint16_t misc,
 		uint64_t id = u64_of(&c);
 
 		if (pd_cursor_ok(&c))
-			feature(r, (unsigned)id, rec + 8, len - 8);
+			pd_perf_feature(r, (unsigned)id, rec + 8, len - 8);
 		break;
 	}
 	default:
@@ -670,7 +487,7 @@ read_features(struct reader *r, uint64_t data_end, const uint64_t flags[4])
 			    "feature %u points outside the file", i);
 			continue;
 		}
-		feature(r, i, buf + (off - data_end), (size_t)size);
+		pd_perf_feature(r, i, buf + (off - data_end), (size_t)size);
 	}
 	free(buf);
 }
@@ -751,61 +568,6 @@ parse_file(struct reader *r, const unsigned char *head)
 	return rc;
 }
 
-/* Another event of the file: a profile with the file's header facts. */
-static struct pd_profile *
-event_profile(struct reader *r)
-{
-	struct pd_profile *q = pd_host_profile(r->h, r->d->arena, r->m->path,
-	    "perf.data");
-	struct pd_profile *next = q->next;
-	struct pd_prof_raw *raw = q->raw;
-
-	*q = *r->p;
-	q->next = next;
-	q->raw = raw;
-	return q;
-}
-
-static void
-name_profile(struct reader *r, struct pd_profile *p, unsigned i)
-{
-	const struct attr *at = &r->attrs[i];
-
-	p->event = r->desc[i] ? r->desc[i] : attr_name(r, at);
-	p->has_callchain = at->sample_type & ST_CALLCHAIN;
-	p->has_cpu = at->sample_type & ST_CPU;
-}
-
-/* One profile per attribute with samples, in the file's order (perf
- * report's); the file's own when none has any. */
-static void
-finish_profiles(struct reader *r)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < r->n_attrs; i++) {
-		struct attr *at = &r->attrs[i];
-
-		if (!at->raw)
-			continue;
-		struct pd_profile *p = n++ ? event_profile(r) : r->p;
-
-		pd_prof_raw_free(p->raw);
-		p->raw = at->raw;
-		at->raw = NULL;
-		pd_prof_raw_copy_maps(p->raw, r->maps);
-		name_profile(r, p, i);
-	}
-	if (!n) {
-		pd_prof_raw_copy_maps(r->p->raw, r->maps);
-		if (r->n_attrs)
-			name_profile(r, r->p, 0);
-	}
-	for (struct pd_profile *p = r->p; p && p->member == r->p->member;
-	    p = p->next)
-		pd_profile_end(p, r->d);
-}
-
 static enum pd_status
 parse_perf_data(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
@@ -863,7 +625,7 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 		pd_diag_note(d, PD_WARN, "perf.bad-sample", 0, "%llu samples "
 		    "were shorter than their attribute's sample_type says and "
 		    "were left out", (unsigned long long)r->bad_samples);
-	finish_profiles(r);
+	pd_perf_finish_profiles(r);
 	if (rc != PD_FAILED && r->p->samples == 0)
 		pd_diag_note(d, PD_WARN, "perf.no-samples", 0, "no samples");
 	pd_prof_raw_free(r->maps);
