@@ -7,8 +7,8 @@
 CC       ?= cc
 CLANG    ?= clang
 OPT      ?= -O2 -g
-PKGS     := libarchive libpcap libdw zlib jansson
-DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev \
+PKGS     := libarchive libpcap libdw zlib jansson libzstd
+DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
             iproute2 pciutils busybox procps shellcheck

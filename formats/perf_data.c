@@ -8,11 +8,15 @@
  * decoding); MMAP/MMAP2 give the user mappings, FORK which process
  * runs in whose mappings, LOST the losses;
  * AUXTRACE payloads, tracing data and everything else are skipped by
- * their sizes.  Layout: tools/perf/Documentation/perf.data-file-format.txt
- * in the Linux tree. */
+ * their sizes; perf record -z's batches are decompressed
+ * (src/decode/perf_zstd.c) and their records read as the others.  The
+ * feature sections, and one profile per event at the end, are in
+ * perf_data_meta.c.  Layout: tools/perf/Documentation/
+ * perf.data-file-format.txt in the Linux tree. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "decode/perf_zstd.h"
 #include "decode/profile.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/cursor.h"
@@ -21,64 +25,7 @@
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
-
-#define PRE_DATA_MAX (64u << 20)
-#define FEATURES_MAX (64u << 20)
-#define ATTRS_MAX 256
-#define IDS_MAX 65536
-#define HEADER_SIZE 104
-#define PIPE_HEADER_SIZE 16
-
-enum {
-	ST_IP = 1u << 0, ST_TID = 1u << 1, ST_TIME = 1u << 2,
-	ST_ADDR = 1u << 3, ST_READ = 1u << 4, ST_CALLCHAIN = 1u << 5,
-	ST_ID = 1u << 6, ST_CPU = 1u << 7, ST_PERIOD = 1u << 8,
-	ST_STREAM_ID = 1u << 9, ST_IDENTIFIER = 1u << 16,
-};
-enum { RF_ENABLED = 1, RF_RUNNING = 2, RF_ID = 4, RF_GROUP = 8,
-	RF_LOST = 16 };
-enum {
-	REC_MMAP = 1, REC_LOST = 2, REC_FORK = 7, REC_SAMPLE = 9,
-	REC_MMAP2 = 10,
-	REC_LOST_SAMPLES = 13, REC_HEADER_ATTR = 64,
-	REC_HEADER_TRACING_DATA = 66, REC_AUXTRACE = 71,
-	REC_HEADER_FEATURE = 80, REC_COMPRESSED = 81, REC_COMPRESSED2 = 83,
-};
-enum { FEAT_BUILD_ID = 2, FEAT_HOSTNAME = 3, FEAT_OSRELEASE = 4, FEAT_VERSION = 5,
-	FEAT_ARCH = 6, FEAT_NRCPUS = 7, FEAT_EVENT_DESC = 12 };
-#define MISC_CPUMODE_MASK 7u
-#define MISC_MMAP_BUILD_ID (1u << 14)
-#define MISC_BUILD_ID_SIZE (1u << 15)
-
-struct attr {
-	uint32_t type;
-	uint64_t config, sample_period, sample_type, read_format;
-	bool freq;
-};
-
-struct id_attr {
-	uint64_t id;
-	unsigned attr;
-};
-
-struct reader {
-	struct pd_input *in;
-	struct pd_diag *d;
-	struct pd_profile *p;
-	bool le;
-	uint64_t pos;			/* bytes of the member consumed */
-	struct attr attrs[ATTRS_MAX];
-	unsigned n_attrs;
-	struct id_attr *ids;		/* sorted by id */
-	unsigned n_ids;
-	unsigned id_pos;		/* u64 index of ID in a sample; 0: none */
-	bool identifier;		/* every sample starts with its id */
-	uint64_t chain[PD_PROF_CHAIN];
-	uint64_t by_type[128];		/* records read, by type */
-	bool unknown_attr_noted;
-	uint64_t bad_samples;		/* shorter than their sample_type */
-	unsigned char rec[65536];
-};
+#include "perf_data.h"
 
 static int
 bid_perf_data(const struct pd_member *m)
@@ -86,17 +33,10 @@ bid_perf_data(const struct pd_member *m)
 	if (m->head_len < PIPE_HEADER_SIZE)
 		return 0;
 	if (memcmp(m->head, "PERFILE2", 8) == 0 ||
-	    memcmp(m->head, "2ELIFREP", 8) == 0)
+	    memcmp(m->head, "2ELIFREP", 8) == 0 ||
+	    memcmp(m->head, "PERFFILE", 8) == 0)
 		return 64;
 	return 0;
-}
-
-static inline uint64_t
-u64_of(struct pd_cursor *c)
-{
-	uint64_t lo = pd_cursor_u32(c), hi = pd_cursor_u32(c);
-
-	return c->le ? hi << 32 | lo : lo << 32 | hi;
 }
 
 /* Reads exactly n bytes; false at the end or on an error. */
@@ -187,16 +127,6 @@ settle_attrs(struct reader *r)
 	if (!r->identifier && (st & ST_ID))
 		r->id_pos = 1 + !!(st & ST_IP) + !!(st & ST_TID) +
 		    !!(st & ST_TIME) + !!(st & ST_ADDR);
-	const char *name = r->attrs[0].type == 1 ?
-	    (r->attrs[0].config == 0 ? "cpu-clock" :
-	    r->attrs[0].config == 1 ? "task-clock" : "software event") :
-	    r->attrs[0].type == 0 && r->attrs[0].config == 0 ? "cycles" :
-	    "hardware event";
-
-	if (!r->p->event)
-		r->p->event = name;
-	r->p->has_callchain = st & ST_CALLCHAIN;
-	r->p->has_cpu = st & ST_CPU;
 }
 
 static const struct attr *
@@ -215,6 +145,14 @@ attr_of(struct reader *r, const unsigned char *rec, size_t len)
 	    sizeof(*r->ids), cmp_id);
 
 	return f ? &r->attrs[f->attr] : NULL;
+}
+
+static struct pd_prof_raw *
+attr_raw(struct attr *at)
+{
+	if (!at->raw)
+		at->raw = pd_prof_raw_new();
+	return at->raw;
 }
 
 static void
@@ -237,7 +175,7 @@ static void
 sample(struct reader *r, const unsigned char *rec, size_t len,
     unsigned misc)
 {
-	const struct attr *at = attr_of(r, rec, len);
+	struct attr *at = (struct attr *)attr_of(r, rec, len);
 	struct pd_cursor c;
 	uint64_t ip = 0, period, nr = 0;
 	uint32_t pid = 0;
@@ -290,7 +228,7 @@ sample(struct reader *r, const unsigned char *rec, size_t len,
 		r->bad_samples++;
 		return;
 	}
-	pd_prof_sample(r->p->raw, pid, cpu, (enum pd_cpumode)
+	pd_prof_sample(attr_raw(at), pid, cpu, (enum pd_cpumode)
 	    (misc & MISC_CPUMODE_MASK) <= PD_MODE_GUEST_USER ?
 	    (enum pd_cpumode)(misc & MISC_CPUMODE_MASK) : PD_MODE_UNKNOWN,
 	    period, ip, (st & ST_CALLCHAIN) ? r->chain : NULL,
@@ -332,142 +270,35 @@ mmap_record(struct reader *r, const unsigned char *rec, size_t len,
 		n = sizeof(name) - 1;
 	memcpy(name, fn, n);
 	name[n] = '\0';
-	pd_prof_map(r->p->raw, pid, start, size, pgoff, name);
+	pd_prof_map(r->maps, pid, start, size, pgoff, name);
 	if (bid && bid_len)
 		pd_profile_buildid(r->p, r->d->arena, name, bid, bid_len);
 }
 
-/* perf_header_string: u32 length, then the string padded. */
-static const char *
-header_string(struct reader *r, struct pd_cursor *c)
-{
-	uint32_t n = pd_cursor_u32(c);
-	const unsigned char *s = pd_cursor_bytes(c, n);
-
-	if (!s || !n)
-		return NULL;
-	return pd_arena_strndup(r->d->arena, (const char *)s,
-	    strnlen((const char *)s, n));
-}
-
+/* A record's contents, from the file or from a compressed batch. */
 static void
-feature(struct reader *r, unsigned id, const unsigned char *p, size_t len)
+contents(struct reader *r, uint32_t type, uint16_t misc,
+    const unsigned char *rec, size_t len)
 {
 	struct pd_cursor c;
-	struct pd_profile *pr = r->p;
 
-	pd_cursor_init(&c, p, len, r->le);
-	switch (id) {
-	case FEAT_HOSTNAME: pr->hostname = header_string(r, &c); break;
-	case FEAT_OSRELEASE: pr->os_release = header_string(r, &c); break;
-	case FEAT_VERSION: pr->perf_version = header_string(r, &c); break;
-	case FEAT_ARCH: pr->arch = header_string(r, &c); break;
-	case FEAT_NRCPUS:
-		(void)pd_cursor_u32(&c);
-		pr->nr_cpus = pd_cursor_u32(&c);
-		break;
-	case FEAT_BUILD_ID:
-		/* build_id_event records: header, pid, build id (20 bytes,
-		 * its size in byte 20 when misc says so), file name */
-		while (pd_cursor_left(&c) >= 8 + 4 + 24) {
-			struct pd_cursor e = c;
-
-			(void)pd_cursor_u32(&e);
-			uint16_t misc = pd_cursor_u16(&e);
-			uint16_t size = pd_cursor_u16(&e);
-
-			if (size < 8 + 4 + 24 || size > pd_cursor_left(&c))
-				break;
-			pd_cursor_init(&e, pd_cursor_bytes(&c, size), size,
-			    r->le);
-			pd_cursor_skip(&e, 8 + 4);
-			const unsigned char *bid = pd_cursor_bytes(&e, 24);
-			size_t fl = pd_cursor_left(&e);
-			const unsigned char *fn = pd_cursor_bytes(&e, fl);
-
-			if (!bid || !fn)
-				break;
-			char *name = pd_arena_strndup(r->d->arena,
-			    (const char *)fn, strnlen((const char *)fn, fl));
-
-			pd_profile_buildid(pr, r->d->arena, name, bid,
-			    (misc & MISC_BUILD_ID_SIZE) && bid[20] <= 20 ?
-			    bid[20] : 20);
-		}
-		break;
-	case FEAT_EVENT_DESC: {
-		uint32_t nr = pd_cursor_u32(&c), asz = pd_cursor_u32(&c);
-
-		if (nr >= 1 && asz < len) {
-			pd_cursor_skip(&c, asz);
-			(void)pd_cursor_u32(&c);	/* nr_ids */
-			const char *name = header_string(r, &c);
-
-			if (name)
-				pr->event = name;
-		}
-		break;
-	}
-	default:
-		break;
-	}
-}
-
-static void
-note_compressed(struct reader *r)
-{
-	if (r->by_type[REC_COMPRESSED] || r->by_type[REC_COMPRESSED2])
-		pd_diag_note(r->d, PD_WARN, "perf.compressed", 0, "%llu "
-		    "compressed record batches (perf record -z) were not "
-		    "read: record without -z, or run perf report there",
-		    (unsigned long long)(r->by_type[REC_COMPRESSED] +
-		    r->by_type[REC_COMPRESSED2]));
-}
-
-/* One record from the stream.  false at the end or on a bad size.  Its
- * length is the switch over record types, each case a few lines: split
- * up, the cases would only move into as many tiny functions. */
-static bool
-record(struct reader *r, bool pipe, uint64_t *left)
-{
-	unsigned char hdr[8];
-	struct pd_cursor c;
-
-	if ((left && *left < 8) || !read_full(r, hdr, 8))
-		return false;
-	pd_cursor_init(&c, hdr, 8, r->le);
-	uint32_t type = pd_cursor_u32(&c);
-	uint16_t misc = pd_cursor_u16(&c), size = pd_cursor_u16(&c);
-
-	if (size < 8 || (left && size > *left)) {
-		pd_diag_note(r->d, PD_WARN, "perf.record-size", 0, "record of "
-		    "type %u at byte %llu has size %u%s; the rest of the data "
-		    "was not read", type, (unsigned long long)(r->pos - 8),
-		    size, left && size > *left ? ", past the data section" :
-		    "");
-		return false;
-	}
-	size_t body = size - 8u;
-
-	if (!read_full(r, r->rec, body))
-		return false;
-	if (left)
-		*left -= size;
 	r->p->records++;
-	pd_cursor_init(&c, r->rec, body, r->le);
+	if (type < 128)
+		r->by_type[type]++;
+	pd_cursor_init(&c, rec, len, r->le);
 	switch (type) {
 	case REC_SAMPLE:
-		sample(r, r->rec, body, misc);
+		sample(r, rec, len, misc);
 		break;
 	case REC_MMAP:
 	case REC_MMAP2:
-		mmap_record(r, r->rec, body, type, misc);
+		mmap_record(r, rec, len, type, misc);
 		break;
 	case REC_FORK: {
 		uint32_t pid = pd_cursor_u32(&c), ppid = pd_cursor_u32(&c);
 
 		if (pd_cursor_ok(&c))
-			pd_prof_fork(r->p->raw, pid, ppid);
+			pd_prof_fork(r->maps, pid, ppid);
 		break;
 	}
 	case REC_LOST:
@@ -496,17 +327,111 @@ record(struct reader *r, bool pipe, uint64_t *left)
 		uint64_t id = u64_of(&c);
 
 		if (pd_cursor_ok(&c))
-			feature(r, (unsigned)id, r->rec + 8, body - 8);
+			pd_perf_feature(r, (unsigned)id, rec + 8, len - 8);
 		break;
 	}
-	case REC_HEADER_TRACING_DATA: {
+	default:
+		break;
+	}
+}
+
+static void
+unz_record(void *ctx, uint32_t type, uint16_t misc,
+    const unsigned char *rec, size_t len)
+{
+	struct reader *r = ctx;
+
+	/* payloads after a record (AUXTRACE, tracing data) are written
+	 * uncompressed by perf, and a batch holds no batch */
+	if (type != REC_AUXTRACE && type != REC_HEADER_TRACING_DATA &&
+	    type != REC_COMPRESSED && type != REC_COMPRESSED2)
+		contents(r, type, misc, rec, len);
+}
+
+/* perf record -z: COMPRESSED's body is zstd data, COMPRESSED2's a
+ * u64 size and the data.  After a failure the batches are counted,
+ * not read. */
+static void
+compressed(struct reader *r, uint32_t type, const unsigned char *rec,
+    size_t len)
+{
+	const char *why = NULL;
+
+	r->batches++;
+	if (r->unz_failed)
+		return;
+	if (type == REC_COMPRESSED2) {
+		struct pd_cursor c;
+
+		pd_cursor_init(&c, rec, len, r->le);
+		uint64_t n = u64_of(&c);
+
+		if (!pd_cursor_ok(&c) || n > len - 8) {
+			why = "a batch's size is past its record";
+			goto failed;
+		}
+		rec += 8;
+		len = (size_t)n;
+	}
+	if (!r->unz && !(r->unz = pd_perf_unz_new(r->le))) {
+		why = "zstd could not start";
+		goto failed;
+	}
+	if (pd_perf_unz_feed(r->unz, rec, len, unz_record, r, &why))
+		return;
+failed:
+	r->unz_failed = why;
+}
+
+static void
+note_compressed(struct reader *r)
+{
+	if (r->unz_failed)
+		pd_diag_note(r->d, PD_WARN, "perf.compressed", 0, "compressed "
+		    "record batches (perf record -z): %s; %llu of %llu batches "
+		    "and the records before were read", r->unz_failed,
+		    (unsigned long long)r->unz_read,
+		    (unsigned long long)r->batches);
+	else if (r->unz && pd_perf_unz_pending(r->unz))
+		pd_diag_note(r->d, PD_WARN, "perf.compressed", 0, "the last "
+		    "compressed batch ends inside a record (%zu bytes left "
+		    "out)", pd_perf_unz_pending(r->unz));
+}
+
+/* One record from the stream.  false at the end or on a bad size. */
+static bool
+record(struct reader *r, bool pipe, uint64_t *left)
+{
+	unsigned char hdr[8];
+	struct pd_cursor c;
+
+	if ((left && *left < 8) || !read_full(r, hdr, 8))
+		return false;
+	pd_cursor_init(&c, hdr, 8, r->le);
+	uint32_t type = pd_cursor_u32(&c);
+	uint16_t misc = pd_cursor_u16(&c), size = pd_cursor_u16(&c);
+
+	if (size < 8 || (left && size > *left)) {
+		pd_diag_note(r->d, PD_WARN, "perf.record-size", 0, "record of "
+		    "type %u at byte %llu has size %u%s; the rest of the data "
+		    "was not read", type, (unsigned long long)(r->pos - 8),
+		    size, left && size > *left ? ", past the data section" :
+		    "");
+		return false;
+	}
+	size_t body = size - 8u;
+
+	if (!read_full(r, r->rec, body))
+		return false;
+	if (left)
+		*left -= size;
+	pd_cursor_init(&c, r->rec, body, r->le);
+	if (type == REC_HEADER_TRACING_DATA) {
 		uint32_t n = pd_cursor_u32(&c);
 
 		if (pipe && !skip(r, ((uint64_t)n + 7) & ~(uint64_t)7))
 			return false;
-		break;
-	}
-	case REC_AUXTRACE: {
+	} else if (type == REC_AUXTRACE) {
 		uint64_t n = u64_of(&c);	/* payload after the record */
 
 		if (left) {
@@ -516,13 +441,17 @@ record(struct reader *r, bool pipe, uint64_t *left)
 		}
 		if (!skip(r, n))
 			return false;
-		break;
+	} else if (type == REC_COMPRESSED || type == REC_COMPRESSED2) {
+		compressed(r, type, r->rec, body);
+		if (!r->unz_failed)
+			r->unz_read++;
+		return true;
+	} else {
+		contents(r, type, misc, r->rec, body);
+		return true;
 	}
-	default:
-		break;
-	}
-	if (type < 128)
-		r->by_type[type]++;
+	r->p->records++;
+	r->by_type[type]++;
 	return true;
 }
 
@@ -558,7 +487,7 @@ read_features(struct reader *r, uint64_t data_end, const uint64_t flags[4])
 			    "feature %u points outside the file", i);
 			continue;
 		}
-		feature(r, i, buf + (off - data_end), (size_t)size);
+		pd_perf_feature(r, i, buf + (off - data_end), (size_t)size);
 	}
 	free(buf);
 }
@@ -647,8 +576,21 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 	unsigned char head[HEADER_SIZE];
 	enum pd_status rc = PD_OK;
 
+	/* version 1, perf's first format, differs in its header and
+	 * byte-order rules; named, so that the bundle says why it has no
+	 * profile */
+	if (m->head_len >= 8 && memcmp(m->head, "PERFFILE", 8) == 0) {
+		free(r);
+		pd_diag_note(d, PD_FAILED, "perf.v1", 0, "perf.data of the "
+		    "first format (PERFFILE, before PERFILE2) is not read: "
+		    "give perf report --stdio or perf script text of it "
+		    "instead");
+		return PD_FAILED;
+	}
 	memset(r, 0, sizeof(*r));
+	r->m = m;
 	r->in = in;
+	r->h = h;
 	r->d = d;
 	/* a forced read (fuzzing) may come with fewer than 8 head bytes */
 	r->le = m->head_len < 8 || memcmp(m->head, "2ELIFREP", 8) != 0;
@@ -662,6 +604,7 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 	uint64_t hsize = u64_of(&c);
 
 	r->p = pd_host_profile(h, d->arena, m->path, "perf.data");
+	r->maps = pd_prof_raw_new();
 	r->p->swapped = !r->le;
 	r->p->ev = (struct pd_evidence){ .member = m->path, .text =
 	    hsize == PIPE_HEADER_SIZE ? "perf.data (pipe mode)" : "perf.data" };
@@ -682,9 +625,11 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 		pd_diag_note(d, PD_WARN, "perf.bad-sample", 0, "%llu samples "
 		    "were shorter than their attribute's sample_type says and "
 		    "were left out", (unsigned long long)r->bad_samples);
-	pd_profile_end(r->p, d);
+	pd_perf_finish_profiles(r);
 	if (rc != PD_FAILED && r->p->samples == 0)
 		pd_diag_note(d, PD_WARN, "perf.no-samples", 0, "no samples");
+	pd_prof_raw_free(r->maps);
+	pd_perf_unz_free(r->unz);
 	free(r->ids);
 	free(r);
 	return rc;

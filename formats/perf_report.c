@@ -168,6 +168,8 @@ bid_perf_report(const struct pd_member *m)
 
 		if (pd_starts_with(s, "# Samples: ") && strstr(s, " of event "))
 			score += 32;
+		else if (pd_starts_with(s, "# Baseline"))
+			score += 24;	/* perf diff: named, not read */
 		else if (pd_starts_with(s, "# Overhead") ||
 		    pd_starts_with(s, "# Children"))
 			score += 24;
@@ -191,6 +193,18 @@ parse_perf_report(const struct pd_member *m, struct pd_input *in,
 		const char *s = pd_skip_space(line);
 		const char *ev;
 
+		/* perf diff: Baseline is one recording's share, Delta the
+		 * other's difference from it; neither is a profile of one
+		 * run, and its lines look like a report's */
+		if (pd_starts_with(s, "# Baseline")) {
+			pd_diag_note(d, PD_WARN, "perf-report.diff", 0, "perf "
+			    "diff output (Baseline and Delta of two "
+			    "recordings): not used as a profile; give perf "
+			    "report --stdio of one recording");
+			if (r.p)
+				end(&r);	/* what came before it */
+			return PD_WARN;
+		}
 		if (pd_starts_with(s, "# Samples: ") &&
 		    (ev = strstr(s, " of event '")) != NULL) {
 			const char *e;

@@ -59,7 +59,16 @@ is_hex(const char *s, size_t n)
 	return true;
 }
 
-/* "ADDR SYM+OFF (DSO)": the parts; false when the text is not a frame. */
+/* Where -F leaves the DSO out: kernel addresses are those of the upper
+ * half, as on x86_64 and arm64. */
+static const char *
+dso_of_addr(const char *s, size_t n)
+{
+	return n == 16 && s[0] >= '8' ? "[kernel.kallsyms]" : "[unknown]";
+}
+
+/* "ADDR SYM+OFF (DSO)", or "ADDR SYM" (-F without dso): the parts;
+ * false when the text is not a frame. */
 static bool
 frame(const char *s, const char **sym, size_t *sym_len, const char **dso,
     size_t *dso_len)
@@ -70,16 +79,20 @@ frame(const char *s, const char **sym, size_t *sym_len, const char **dso,
 
 	while (end > s && (end[-1] == ' ' || end[-1] == '\r'))
 		end--;
-	if (!is_hex(s, n) || end <= s + n || end[-1] != ')')
+	if (!is_hex(s, n) || end <= s + n)
 		return false;
 	const char *open = end - 1;
 
-	while (open > s + n && *open != '(')
+	while (end[-1] == ')' && open > s + n && *open != '(')
 		open--;
-	if (*open != '(')
-		return false;
-	*dso = open + 1;
-	*dso_len = (size_t)(end - 1 - *dso);
+	if (end[-1] != ')' || *open != '(') {
+		*dso = dso_of_addr(s, n);	/* no DSO column */
+		*dso_len = strlen(*dso);
+		open = end;
+	} else {
+		*dso = open + 1;
+		*dso_len = (size_t)(end - 1 - *dso);
+	}
 	*sym = pd_skip_space(s + n);
 	const char *se = open;
 
@@ -93,6 +106,50 @@ frame(const char *s, const char **sym, size_t *sym_len, const char **dso,
 		}
 	*sym_len = se > *sym ? (size_t)(se - *sym) : 0;
 	return true;
+}
+
+static bool
+pid_like(const char *p, size_t n)
+{
+	size_t d = 0;
+
+	while (d < n && p[d] >= '0' && p[d] <= '9')
+		d++;
+	if (d && d < n && p[d] == '/')
+		for (d++; d < n && p[d] >= '0' && p[d] <= '9'; d++)
+			;
+	return d && d == n;
+}
+
+/* A header without the time column (FlameGraph's "comm pid event:",
+ * -F comm,pid,event): the event is the first NAME: token after a pid
+ * and maybe a [CPU].  Returns where the event starts (as if after a
+ * timestamp), NULL when the line is no such header. */
+static const char *
+untimed(const char *line, int *cpu)
+{
+	const char *p = pd_skip_space(line);
+	bool pid = false, first = true;
+
+	while (*p) {
+		size_t n = strcspn(p, " \t");
+		uint64_t c;
+
+		if (!first && n > 1 && p[n - 1] == ':' && pid &&
+		    ((p[0] >= 'a' && p[0] <= 'z') || (p[0] >= 'A' &&
+		    p[0] <= 'Z')))
+			return p;
+		if (!first && pid_like(p, n))
+			pid = true;
+		else if (pid && n > 2 && p[0] == '[' && p[n - 1] == ']' &&
+		    pd_parse_u64(p + 1, 10, &c, NULL) && c < PD_MAX_CPUS)
+			*cpu = (int)c;
+		else if (!first)
+			pid = false;
+		first = false;
+		p = pd_skip_space(p + n);
+	}
+	return NULL;
 }
 
 /* The header of a sample: "... [CPU] TIME: [PERIOD] EVENT:" and maybe a
@@ -126,7 +183,7 @@ header(const char *line, int *cpu_out, double *period_out, char *event,
 		}
 		p += n;
 	}
-	if (!ts)
+	if (!ts && !(ts = untimed(line, cpu)))
 		return false;
 	p = pd_skip_space(ts);
 	*period = 1;

@@ -308,6 +308,18 @@ pd_prof_map(struct pd_prof_raw *r, uint32_t pid, uint64_t start,
 }
 
 void
+pd_prof_raw_copy_maps(struct pd_prof_raw *dst, const struct pd_prof_raw *src)
+{
+	for (unsigned i = 0; i < src->n_maps; i++)
+		pd_prof_map(dst, src->maps[i].pid, src->maps[i].start,
+		    src->maps[i].len, src->maps[i].pgoff,
+		    src->maps[i].filename);
+	for (unsigned i = 0; i < src->n_forks; i++)
+		pd_prof_fork(dst, src->forks[i].pid, src->forks[i].ppid);
+	dst->maps_dropped += src->maps_dropped;
+}
+
+void
 pd_profile_end(struct pd_profile *p, struct pd_diag *d)
 {
 	const struct pd_prof_raw *r = p->raw;
@@ -487,7 +499,8 @@ pd_host_profile(struct pd_host *h, struct pd_arena *a, const char *member,
 {
 	struct pd_profile **pp = &h->profiles, *p;
 
-	while (*pp && strcmp((*pp)->member, member) < 0)
+	/* by member, and in the reader's order within one (its events) */
+	while (*pp && strcmp((*pp)->member, member) <= 0)
 		pp = &(*pp)->next;
 	p = pd_arena_alloc(a, sizeof(*p));
 	p->member = pd_arena_strdup(a, member);

@@ -36,6 +36,10 @@ void pd_prof_fork(struct pd_prof_raw *r, uint32_t pid, uint32_t ppid);
 /* An executable mapping (perf MMAP/MMAP2). */
 void pd_prof_map(struct pd_prof_raw *r, uint32_t pid, uint64_t start,
     uint64_t len, uint64_t pgoff, const char *filename);
+/* The mappings and forks of src, appended to dst: one file's events
+ * share its processes' mappings. */
+void pd_prof_raw_copy_maps(struct pd_prof_raw *dst,
+    const struct pd_prof_raw *src);
 /* One sample: ip in mode; chain (may be NULL) as perf records it, with
  * PERF_CONTEXT_* markers; cpu -1 when unknown. */
 void pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,

@@ -195,6 +195,64 @@ gain_strict(struct pd_findings *out, struct pd_finding *f,
 	    "5 %";
 }
 
+/* The share is over all CPUs together: busy little cores, or a core
+ * type doing other work, may dilute or hide it; unless the bundle's
+ * cpuinfo says the CPUs are all of one type.  The note asks for what
+ * is missing: CPU numbers in the profile, or cpuinfo in the bundle. */
+static void
+share_over_all(struct pd_finding *f, const struct pd_host *h,
+    const struct pd_profile *p)
+{
+	bool cpus = p->groups[0].n_cpus > 0;
+	unsigned types = 0;
+
+	for (const struct pd_cpu_type *t = h->cpu_types; t; t = t->next)
+		types++;
+	if (cpus && types == 1)
+		return;		/* one core type: all CPUs is the type */
+	f->confidence -= 10;
+	f->confidence_note = !cpus ? "the profile has no CPU numbers "
+	    "(record with perf record -a, or keep perf script's cpu "
+	    "field), so the share is over all CPUs together" :
+	    "no per-CPU core types (add /proc/cpuinfo), so the share is "
+	    "over all CPUs together";
+}
+
+/* How well an event measures CPU time: cycles (any PMU's, with any
+ * modifier), then the clocks of perf without a PMU, then an unnamed
+ * one; other events (cache misses, branches) count something else. */
+static int
+time_rank(const char *ev)
+{
+	if (!ev)
+		return 1;
+	if (strstr(ev, "cycles") && !strstr(ev, "stalled-cycles") &&
+	    !strstr(ev, "bus-cycles"))
+		return 3;
+	if (strncmp(ev, "cpu-clock", 9) == 0 ||
+	    strncmp(ev, "task-clock", 10) == 0)
+		return 2;
+	return 0;
+}
+
+/* The profile of its member this rule reads: the best time event, the
+ * first of equals; a member's only profile whatever its event. */
+static bool
+chosen(const struct pd_host *h, const struct pd_profile *p)
+{
+	const struct pd_profile *best = NULL;
+	unsigned n = 0;
+
+	for (const struct pd_profile *q = h->profiles; q; q = q->next) {
+		if (!q->samples || strcmp(q->member, p->member) != 0)
+			continue;
+		n++;
+		if (!best || time_rank(q->event) > time_rank(best->event))
+			best = q;
+	}
+	return best == p && (n == 1 || time_rank(p->event) > 0);
+}
+
 static void
 check_strict(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
@@ -204,7 +262,7 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 	for (const struct pd_profile *p = h->profiles; p; p = p->next) {
 		struct shares s;
 
-		if (!p->samples || !p->syms)
+		if (!p->samples || !p->syms || !chosen(h, p))
 			continue;
 		measure(p, &s);
 		if (s.f_self < FIRE_SHARE)
@@ -215,8 +273,9 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 		    h->iommu.mode == PD_IOMMU_PASSTHROUGH;
 
 		pd_finding_summary(out, f, "%s spends %.1f %% of its busy "
-		    "samples in IOMMU invalidation, most in %s (per core "
-		    "type: %s)%s. %s", g->name, 100 * s.f_self, s.top->name,
+		    "samples (event %s) in IOMMU invalidation, most in %s (per "
+		    "core type: %s)%s. %s", g->name, 100 * s.f_self,
+		    p->event ? p->event : "unnamed", s.top->name,
 		    group_list(a, p, &s), p->has_callchain ? "" : "; without "
 		    "call chains, time spent below it is not counted",
 		    lazy ? pd_arena_printf(a, "The DMA mode is already %s "
@@ -237,17 +296,11 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 				.f_self = s.f_self, .f_incl = s.f_incl,
 				.busy = g->total > 0 ? busy(g) / g->total : 0 };
 		}
-		if (!p->groups[0].n_cpus || p->n_groups < 2) {
-			/* the share is over all CPUs: busy little cores, or
-			 * a core type doing other work, dilute or hide it */
-			f->confidence -= 10;
-			f->confidence_note = "no per-CPU core types (add "
-			    "/proc/cpuinfo, and record with perf record -a), "
-			    "so the share is over all CPUs together";
-		}
+		if (p->n_groups < 2)
+			share_over_all(f, h, p);
 		f->ev[f->n_ev++] = (struct pd_evidence){ p->member, 0,
-		    pd_arena_printf(a, "%s %.2f %% self of all samples%s",
-		    s.top->name, 100 * s.top->self / p->period,
+		    pd_arena_printf(a, "%s: %s %.2f %% self of all samples%s",
+		    p->event ? p->event : "event unnamed", s.top->name, 100 * s.top->self / p->period,
 		    p->has_callchain ? pd_arena_printf(a, ", %.2f %% "
 		    "inclusive", 100 * s.top->inclusive / p->period) : "") };
 		if (h->iommu.ev.member)

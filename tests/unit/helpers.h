@@ -95,6 +95,7 @@ int test_group_input(void);
 int test_group_nic(void);
 int test_group_capture(void);
 int test_group_profile(void);
+int test_group_profile_events(void);
 int test_group_workload(void);
 int test_group_ladder(void);
 int test_group_wlrules(void);

@@ -17,6 +17,7 @@ main(void)
 	failed += test_group_nic();
 	failed += test_group_capture();
 	failed += test_group_profile();
+	failed += test_group_profile_events();
 	failed += test_group_workload();
 	failed += test_group_ladder();
 	failed += test_group_wlrules();
