@@ -84,5 +84,9 @@ const struct pd_renderer *pd_renderer_find(const char *name);
 void pd_fmt_tenths(char *buf, size_t n, int tenths);
 /* "+8.6 to +11.3 %" */
 void pd_fmt_gain(char *buf, size_t n, int lo, int hi);
+/* b follows a with the same host, missing inputs and gaps: renderers
+ * print such a run of rules as one line. */
+bool pd_same_needs(const struct pd_not_evaluated *a,
+    const struct pd_not_evaluated *b);
 
 #endif

@@ -479,6 +479,10 @@ render_md(const struct pd_report *r, FILE *out)
 		for (const struct pd_not_evaluated *ne = r->not_evaluated; ne;
 		    ne = ne->next) {
 			fprintf(out, "- `%s`", ne->rule->id);
+			while (pd_same_needs(ne, ne->next)) {
+				ne = ne->next;
+				fprintf(out, ", `%s`", ne->rule->id);
+			}
 			if (r->model->n_hosts > 1)
 				fprintf(out, " on %s", ne->host->name);
 			fprintf(out, ": needs");

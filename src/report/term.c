@@ -84,6 +84,10 @@ not_evaluated(FILE *out, const struct pd_report *r, const struct style *s)
 	    n = n->next) {
 		fprintf(out, "%snot evaluated%s %s", s->dim, s->off,
 		    n->rule->id);
+		while (pd_same_needs(n, n->next)) {
+			n = n->next;
+			fprintf(out, ", %s", n->rule->id);
+		}
 		if (r->model->n_hosts > 1)
 			fprintf(out, " [%s]", n->host->name);
 		for (unsigned k = 0; k < n->n_needs; k++)

@@ -23,3 +23,11 @@ pd_fmt_gain(char *buf, size_t n, int lo, int hi)
 		snprintf(buf, n, "%s%s to %s%s %%", lo >= 0 ? "+" : "", a,
 		    hi >= 0 ? "+" : "", b);
 }
+
+bool
+pd_same_needs(const struct pd_not_evaluated *a,
+    const struct pd_not_evaluated *b)
+{
+	return b && a->host == b->host && a->missing == b->missing &&
+	    a->n_gaps == b->n_gaps;
+}
