@@ -16,6 +16,8 @@
 #define DUP_WINDOW 0.001	/* s: the same segment again this soon */
 #define DUP_ID_WINDOW 0.5	/* s: the same IP ID again this soon */
 #define RECENT 8		/* segments remembered per direction */
+#define TABLE_MIN 64		/* flow slots at first; doubled by use */
+#define EXACT_MIN 2048		/* exact-size counters at first */
 
 struct recent {
 	uint32_t seq, span;
@@ -43,10 +45,11 @@ struct slot {
 
 struct pd_capture_state {
 	struct pd_capture *cap;
-	struct slot *table;		/* PD_FLOW_TABLE slots */
-	struct slot *last;		/* of the previous packet; NULL after evict */
-	unsigned used;
-	uint64_t *exact;		/* EXACT_SIZES counters */
+	struct slot *table;		/* n_slots slots, a power of two */
+	struct slot *last;		/* of the previous packet; NULL after rehash */
+	unsigned used, n_slots;
+	uint64_t *exact;		/* n_exact counters, up to EXACT_SIZES */
+	uint32_t n_exact;
 	struct pd_size_count big[PD_CAPTURE_SIZES];	/* sizes >= 64 KiB */
 	unsigned n_big;
 	struct pd_flow done[PD_CAPTURE_FLOWS];	/* evicted, bytes desc */
@@ -133,12 +136,34 @@ pd_capture_begin(struct pd_capture *cap)
 
 	memset(st, 0, sizeof(*st));
 	st->cap = cap;
-	st->table = pd_xmalloc(PD_FLOW_TABLE * sizeof(*st->table));
-	memset(st->table, 0, PD_FLOW_TABLE * sizeof(*st->table));
-	st->exact = pd_xmalloc(EXACT_SIZES * sizeof(*st->exact));
-	memset(st->exact, 0, EXACT_SIZES * sizeof(*st->exact));
+	/* small at first and grown by use: a file of many interfaces, or
+	 * of few packets, must not cost a full table each */
+	st->n_slots = TABLE_MIN;
+	st->table = pd_xmalloc(TABLE_MIN * sizeof(*st->table));
+	memset(st->table, 0, TABLE_MIN * sizeof(*st->table));
+	st->n_exact = EXACT_MIN;
+	st->exact = pd_xmalloc(EXACT_MIN * sizeof(*st->exact));
+	memset(st->exact, 0, EXACT_MIN * sizeof(*st->exact));
 	cap->first_ts = -1;
 	return st;
+}
+
+/* Counts a payload size exactly, the array grown to the next power of
+ * two that holds it (at most EXACT_SIZES). */
+static void
+count_exact(struct pd_capture_state *st, uint32_t bytes)
+{
+	if (bytes >= st->n_exact) {
+		uint32_t n = st->n_exact;
+
+		while (n <= bytes)
+			n *= 2;
+		st->exact = pd_xrealloc(st->exact, n * sizeof(*st->exact));
+		memset(st->exact + st->n_exact, 0, (n - st->n_exact) *
+		    sizeof(*st->exact));
+		st->n_exact = n;
+	}
+	st->exact[bytes]++;
 }
 
 static void
@@ -175,20 +200,32 @@ flow_bytes(const struct pd_flow *f)
 	return f->dir[0].bytes + f->dir[1].bytes;
 }
 
-/* Keeps the n busiest flows of a list sorted by bytes. */
+/* Busier first; among equals the earlier, then the lower key, so the
+ * order does not hang on where the flows sat in the table. */
+static bool
+flow_before(const struct pd_flow *x, const struct pd_flow *y)
+{
+	if (flow_bytes(x) != flow_bytes(y))
+		return flow_bytes(x) > flow_bytes(y);
+	if (x->first_ts != y->first_ts)
+		return x->first_ts < y->first_ts;
+	return memcmp(&x->key, &y->key, sizeof(x->key)) < 0;
+}
+
+/* Keeps the n busiest flows of a list sorted by flow_before. */
 static void
 offer_flow(struct pd_flow *list, unsigned *n, const struct pd_flow *f)
 {
 	unsigned i = *n;
 
 	if (i == PD_CAPTURE_FLOWS) {
-		if (flow_bytes(&list[i - 1]) >= flow_bytes(f))
+		if (!flow_before(f, &list[i - 1]))
 			return;
 		i--;
 	} else {
 		(*n)++;
 	}
-	while (i > 0 && flow_bytes(&list[i - 1]) < flow_bytes(f)) {
+	while (i > 0 && flow_before(f, &list[i - 1])) {
 		list[i] = list[i - 1];
 		i--;
 	}
@@ -205,39 +242,54 @@ cmp_slot_recent(const void *a, const void *b)
 	return x->f.last_ts > y->f.last_ts ? -1 : x->f.last_ts < y->f.last_ts;
 }
 
-/* Keeps the most recently seen half of the flows; the rest leave the
- * table, the busiest of them kept in the results. */
 static void
-evict(struct pd_capture_state *st)
+place(struct slot *table, unsigned n_slots, const struct slot *s)
+{
+	uint32_t h = hash_key(&s->f.key) & (n_slots - 1);
+
+	while (table[h].used)
+		h = (h + 1) & (n_slots - 1);
+	table[h] = *s;
+}
+
+/* Below PD_FLOW_TABLE slots the table doubles; at it, the most recently
+ * seen half of the flows stays and the rest leave the table, the
+ * busiest of them kept in the results. */
+static void
+rehash(struct pd_capture_state *st)
 {
 	struct slot *old = st->table;
-	struct slot *fresh = pd_xmalloc(PD_FLOW_TABLE * sizeof(*fresh));
+	unsigned n_old = st->n_slots, keep = n_old;
+	unsigned n = n_old < PD_FLOW_TABLE ? n_old * 2 : n_old;
+	struct slot *fresh = pd_xmalloc(n * sizeof(*fresh));
 
-	qsort(old, PD_FLOW_TABLE, sizeof(*old), cmp_slot_recent);
-	memset(fresh, 0, PD_FLOW_TABLE * sizeof(*fresh));
+	memset(fresh, 0, n * sizeof(*fresh));
+	if (n == n_old) {
+		qsort(old, n_old, sizeof(*old), cmp_slot_recent);
+		keep = EVICT_KEEP;
+	}
 	st->used = 0;
-	for (unsigned i = 0; i < PD_FLOW_TABLE && old[i].used; i++) {
-		if (i >= EVICT_KEEP) {
+	for (unsigned i = 0; i < n_old; i++) {
+		if (!old[i].used)
+			continue;
+		if (i >= keep) {
 			offer_flow(st->done, &st->n_done, &old[i].f);
 			st->cap->flows_evicted++;
 			continue;
 		}
-		uint32_t h = hash_key(&old[i].f.key) & (PD_FLOW_TABLE - 1);
-
-		while (fresh[h].used)
-			h = (h + 1) & (PD_FLOW_TABLE - 1);
-		fresh[h] = old[i];
+		place(fresh, n, &old[i]);
 		st->used++;
 	}
 	free(old);
 	st->table = fresh;
+	st->n_slots = n;
 	st->last = NULL;
 }
 
 static struct slot *
 find_slot(struct pd_capture_state *st, const struct pd_flow_key *k, double ts)
 {
-	uint32_t h = hash_key(k) & (PD_FLOW_TABLE - 1);
+	uint32_t h = hash_key(k) & (st->n_slots - 1);
 
 	for (;;) {
 		struct slot *s = &st->table[h];
@@ -246,10 +298,10 @@ find_slot(struct pd_capture_state *st, const struct pd_flow_key *k, double ts)
 			break;
 		if (pd_flow_key_eq(&s->f.key, k))
 			return s;
-		h = (h + 1) & (PD_FLOW_TABLE - 1);
+		h = (h + 1) & (st->n_slots - 1);
 	}
-	if (st->used >= PD_FLOW_TABLE * 3 / 4) {
-		evict(st);
+	if (st->used >= st->n_slots * 3 / 4) {
+		rehash(st);
 		return find_slot(st, k, ts);
 	}
 	struct slot *s = &st->table[h];
@@ -427,7 +479,7 @@ pd_capture_packet(struct pd_capture_state *st, double ts, int linktype,
 	cap->tcp_payload_bytes += p.payload;
 	cap->sizes.buckets[pd_size_bucket(p.payload)]++;
 	if (p.payload < EXACT_SIZES)
-		st->exact[p.payload]++;
+		count_exact(st, p.payload);
 	else
 		count_big(st, p.payload);
 	pd_flow_key_of(&p, &k, &d);
@@ -468,11 +520,11 @@ static void
 top_sizes(struct pd_capture_state *st)
 {
 	struct pd_size_hist *h = &st->cap->sizes;
-	struct pd_size_count *all = pd_xmalloc((EXACT_SIZES +
+	struct pd_size_count *all = pd_xmalloc((st->n_exact +
 	    PD_CAPTURE_SIZES) * sizeof(*all));
 	unsigned n = 0;
 
-	for (uint32_t b = 0; b < EXACT_SIZES; b++)
+	for (uint32_t b = 0; b < st->n_exact; b++)
 		if (st->exact[b])
 			all[n++] = (struct pd_size_count){ b, st->exact[b] };
 	for (unsigned i = 0; i < st->n_big; i++)
@@ -491,7 +543,7 @@ pd_capture_end(struct pd_capture_state *st)
 	struct pd_capture *cap = st->cap;
 
 	top_sizes(st);
-	for (unsigned i = 0; i < PD_FLOW_TABLE; i++)
+	for (unsigned i = 0; i < st->n_slots; i++)
 		if (st->table[i].used)
 			offer_flow(st->done, &st->n_done, &st->table[i].f);
 	for (unsigned i = 0; i < st->n_done; i++) {

@@ -514,6 +514,41 @@ test_pause_rule(void **state)
 	parsed_free(&p);
 }
 
+/* libpcap's own test files that it rejects (tests/data-capture), and a
+ * file of three interfaces, one without packets */
+static void
+test_pcapng_checked_like_libpcap(void **state)
+{
+	struct parsed p;
+	const struct pd_capture *c;
+
+	(void)state;
+	/* libpcap: "unsupported pcapng savefile version 0.1"; tshark too */
+	parsed_read(&p, "tests/data-capture/pcapng-invalid-vers-1.pcapng");
+	assert_int_equal(p.cov.members->diag.worst, PD_FAILED);
+	assert_true(has_note(p.cov.members, "pcapng.version"));
+	assert_null(p.m->hosts ? p.m->hosts->captures : NULL);
+	parsed_free(&p);
+	/* libpcap: "block total length in header and trailer don't
+	 * match"; tshark: "Not enough data to handle option" */
+	parsed_read(&p, "tests/data-capture/shb-option-too-long.pcapng");
+	assert_true(has_note(p.cov.members, "pcapng.bad-block"));
+	assert_int_equal(p.cov.members->diag.worst, PD_WARN);
+	parsed_free(&p);
+	/* tshark: 4 frames on interface 0, 1 on interface 1, none on 2 */
+	parsed_read(&p, "tests/data-capture/pcapng-test100-three-interfaces.pcapng");
+	assert_int_equal(p.cov.members->diag.worst, PD_OK);
+	unsigned n = 0;
+	uint64_t want[] = { 4, 1, 0 }, got[3] = { 9, 9, 9 };
+
+	for (c = p.m->hosts->captures; c; c = c->next, n++)
+		if (n < 3)
+			got[n] = c->packets;
+	assert_int_equal(n, 3);
+	assert_memory_equal(got, want, sizeof(want));
+	parsed_free(&p);
+}
+
 int
 test_group_capture(void)
 {
@@ -530,6 +565,7 @@ test_group_capture(void)
 		cmocka_unit_test(test_decoder_link_types),
 		cmocka_unit_test(test_gso_rule),
 		cmocka_unit_test(test_pause_rule),
+		cmocka_unit_test(test_pcapng_checked_like_libpcap),
 	};
 	return cmocka_run_group_tests_name("capture", tests, NULL, NULL);
 }
