@@ -82,8 +82,10 @@ static void
 close_ifaces(struct walk *w)
 {
 	for (unsigned i = 0; i < w->n_ifs; i++)
-		if (w->ifs[i].st)
+		if (w->ifs[i].st) {
 			pd_capture_end(w->ifs[i].st);
+			pd_capture_notes(w->ifs[i].cap, w->d);
+		}
 	w->n_ifs = 0;
 }
 

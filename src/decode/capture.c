@@ -20,7 +20,7 @@
 #define EXACT_MIN 2048		/* exact-size counters at first */
 
 struct recent {
-	uint32_t seq, span;
+	uint32_t seq, span, hash;
 	uint16_t id;
 	double ts;
 };
@@ -347,9 +347,13 @@ stall(struct pd_capture *cap, double ts, double gap)
 }
 
 /* The same IP packet captured twice (span ports and capture hardware do
- * that, sometimes milliseconds apart and stamped in either order): same
- * sequence and length, and the same IP ID when both have one, else
- * within a millisecond. */
+ * that, sometimes milliseconds apart and stamped in either order): the
+ * same IP ID, the same TCP bytes (header and payload as captured), and
+ * close in time: within 0.5 s when the ID is not zero, within 1 ms when
+ * it is (IPv6, or Linux's ID 0 with DF), where the bytes alone must
+ * tell.  A sender's retransmission takes a new ID, or new ACK, window,
+ * timestamps and checksum; on loopback it can come within a millisecond
+ * with ID 0, and only the bytes tell it from a copy. */
 static bool
 captured_twice(const struct seqstate *s, const struct pd_pkt *p,
     uint32_t span, double ts)
@@ -357,10 +361,10 @@ captured_twice(const struct seqstate *s, const struct pd_pkt *p,
 	for (unsigned i = 0; i < RECENT; i++) {
 		const struct recent *r = &s->r[i];
 
-		if (r->span != span || r->seq != p->seq)
+		if (r->span != span || r->seq != p->seq || r->id != p->ip_id ||
+		    r->hash != p->tcp_hash)
 			continue;
-		if (p->ip_id && r->id ? p->ip_id == r->id &&
-		    fabs(ts - r->ts) < DUP_ID_WINDOW : fabs(ts - r->ts) < DUP_WINDOW)
+		if (fabs(ts - r->ts) < (p->ip_id ? DUP_ID_WINDOW : DUP_WINDOW))
 			return true;
 	}
 	return false;
@@ -449,7 +453,8 @@ sequence(struct pd_capture_state *st, struct slot *sl, int d,
 	}
 	if (s->init && seq_lt(s->nxt, p->seq + span))
 		s->nxt = p->seq + span;
-	s->r[s->r_next] = (struct recent){ p->seq, span, p->ip_id, ts };
+	s->r[s->r_next] = (struct recent){ p->seq, span, p->tcp_hash,
+	    p->ip_id, ts };
 	s->r_next = (s->r_next + 1) % RECENT;
 	s->win = p->win;
 	id_gap(cap, s, p, ts, again_sent, super);
@@ -473,6 +478,10 @@ pd_capture_packet(struct pd_capture_state *st, double ts, int linktype,
 		cap->last_ts = ts;
 	if (!pd_pkt_decode(linktype, data, caplen, len, &p) || p.proto != 6) {
 		cap->undecoded++;
+		if (p.undecoded && p.undecoded < PD_CAPTURE_WHY) {
+			cap->undecoded_by[p.undecoded]++;
+			cap->undecoded_what[p.undecoded] = p.what;
+		}
 		return;
 	}
 	cap->tcp_segments++;
@@ -559,6 +568,24 @@ pd_capture_end(struct pd_capture_state *st)
 	free(st->exact);
 	free(st->table);
 	free(st);
+}
+
+void
+pd_capture_notes(const struct pd_capture *cap, struct pd_diag *d)
+{
+	_Static_assert(PD_UNDEC_N <= PD_CAPTURE_WHY, "reasons fit the model");
+	for (int i = 1; i < PD_UNDEC_N; i++) {
+		uint64_t n = cap->undecoded_by[i];
+		uint16_t what = cap->undecoded_what[i];
+
+		if (n == 0)
+			continue;
+		pd_diag_note(d, PD_WARN, "capture.not-decoded", 0, "%s: %llu "
+		    "packet%s not decoded: %s%s", cap->ifname,
+		    (unsigned long long)n, n == 1 ? "" : "s",
+		    pd_undecoded_why(i), what ? pd_arena_printf(d->arena,
+		    " (0x%04x, the last)", what) : "");
+	}
 }
 
 const char *

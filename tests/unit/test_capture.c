@@ -549,6 +549,74 @@ test_pcapng_checked_like_libpcap(void **state)
 	parsed_free(&p);
 }
 
+static const struct pd_member_result *
+note_text(const struct parsed *p, const char *id, const char *text)
+{
+	const struct pd_member_result *r = p->cov.members;
+
+	for (const struct pd_note *n = r->diag.notes; n; n = n->next)
+		if (strcmp(n->id, id) == 0 && strstr(n->msg, text))
+			return r;
+	fail_msg("no note %s with '%s'", id, text);
+	return NULL;
+}
+
+/* Tunnels and encapsulations of other projects' test suites
+ * (tests/data-capture); tshark's figures from tests/golden/tshark too */
+static void
+test_encapsulations(void **state)
+{
+	static const struct {
+		const char *file;
+		uint64_t segs, bytes;
+	} cases[] = {
+		{ "zeek-pppoe-over-qinq.pcap", 86, 34520 },
+		{ "zeek-mixed-vlan-mpls.pcap", 47, 12979 },
+		{ "zeek-gre-sample.pcap", 22, 2623 },
+		{ "tcpdump-geneve.pcap", 33, 4396 },
+		{ "tcpdump-wccp-redirect-gre.pcap", 1, 188 },
+	};
+	char path[256];
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(cases); i++) {
+		struct parsed p;
+
+		snprintf(path, sizeof(path), "tests/data-capture/%s",
+		    cases[i].file);
+		parsed_read(&p, path);
+		const struct pd_capture *c = only_capture(&p);
+
+		if (c->tcp_segments != cases[i].segs ||
+		    c->tcp_payload_bytes != cases[i].bytes)
+			fail_msg("%s: %llu segments, %llu bytes", cases[i].file,
+			    (unsigned long long)c->tcp_segments,
+			    (unsigned long long)c->tcp_payload_bytes);
+		assert_false(has_note(p.cov.members, "capture.not-decoded"));
+		parsed_free(&p);
+	}
+}
+
+static void
+test_not_decoded_noted(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_read(&p, "tests/data-capture/zeek-ip6-esp.pcap");
+	note_text(&p, "capture.not-decoded",
+	    "120 packets not decoded: ESP (encrypted)");
+	assert_int_equal(only_capture(&p)->tcp_segments, 0);
+	parsed_free(&p);
+	/* tshark reassembles 3 segments of 69 bytes from 6 frames; the 4
+	 * fragments are counted as such, the 2 whole segments as TCP */
+	parsed_read(&p, "tests/data-capture/zeek-ipv4-fragmented-4.pcap");
+	note_text(&p, "capture.not-decoded",
+	    "4 packets not decoded: IP fragments (not reassembled)");
+	assert_int_equal(only_capture(&p)->tcp_segments, 2);
+	parsed_free(&p);
+}
+
 int
 test_group_capture(void)
 {
@@ -566,6 +634,8 @@ test_group_capture(void)
 		cmocka_unit_test(test_gso_rule),
 		cmocka_unit_test(test_pause_rule),
 		cmocka_unit_test(test_pcapng_checked_like_libpcap),
+		cmocka_unit_test(test_encapsulations),
+		cmocka_unit_test(test_not_decoded_noted),
 	};
 	return cmocka_run_group_tests_name("capture", tests, NULL, NULL);
 }
