@@ -126,6 +126,20 @@ test_retransmissions_and_duplicates(void **state)
 	parsed_free(&p);
 }
 
+/* The same sequence and IP ID within a millisecond is no copy when the
+ * bytes differ: a SYN and then a FIN (tshark: 1 retransmission) */
+static void
+test_duplicate_needs_same_bytes(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_read(&p, "tests/data-capture/zeek-tcp-syn-then-fin-same-ip-id.pcap");
+	assert_int_equal(only_capture(&p)->retrans_segs, 1);
+	assert_int_equal(only_capture(&p)->dup_segs, 0);
+	parsed_free(&p);
+}
+
 static void
 test_super_packets(void **state)
 {
@@ -635,6 +649,7 @@ test_group_capture(void)
 		cmocka_unit_test(test_pause_rule),
 		cmocka_unit_test(test_pcapng_checked_like_libpcap),
 		cmocka_unit_test(test_encapsulations),
+		cmocka_unit_test(test_duplicate_needs_same_bytes),
 		cmocka_unit_test(test_not_decoded_noted),
 	};
 	return cmocka_run_group_tests_name("capture", tests, NULL, NULL);
