@@ -1,6 +1,7 @@
 #!/bin/sh
 # pathdoctor's capture analysis against tshark's on the same files: every
-# capture of the corpus and of the samples in tests/golden/tshark/LIST,
+# capture of the corpus, of the samples and of tests/data-capture in
+# tests/golden/tshark/LIST,
 # with tshark's figures beside it (NAME.sizes and NAME.tcp, made by
 # tests/tshark-golden.sh, which says what each figure is).  Per capture,
 # one check for each of:
@@ -70,7 +71,8 @@ for what, got, theirs, how in (
     # tshark has no category for the same IP packet captured twice: it
     # flags the copy a retransmission, or out_of_order when the copy is
     # stamped before the original; tshark-golden.sh finds the copies by
-    # IP ID (sequence and length when there is none)
+    # sequence, length, IP ID and the TCP fields and payload, close in
+    # time (formats/README.md, "Capture duplicates")
     ("capture duplicates", mine["capture_duplicates"], t["captured_twice"],
      "tshark's retransmission and out_of_order frames that repeat an "
      "earlier IP packet"),
