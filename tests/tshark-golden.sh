@@ -15,8 +15,9 @@
 #       fields and payload, within 0.5 s when the ID is not zero, else
 #       within 1 ms (in either order of time, as capture hardware with
 #       two clocks stamps them)
-#     resent_len: tcp.len of the other retransmission and out_of_order
-#       frames
+#     captured_twice_out_of_order: those of them tshark flags
+#       out_of_order
+#     resent_len: tcp.len of the other retransmission frames
 #     resent_bytes: the part of those bytes below the highest sequence
 #       number their direction had reached (a segment that overlaps what
 #       was sent only in part brings new data too)
@@ -66,8 +67,9 @@ cmd = ["tshark", "-n", "-r", path, "-Y", "tcp", "-T", "fields",
 for f in fields + ["tcp.analysis." + f for f in flags]:
     cmd += ["-e", f]
 run = subprocess.run(cmd, capture_output=True, text=True, check=True)
-sizes, count = {}, dict.fromkeys(flags + ["captured_twice", "resent_len",
-                                          "resent_bytes"], 0)
+sizes, count = {}, dict.fromkeys(flags + ["captured_twice",
+                                          "captured_twice_out_of_order",
+                                          "resent_len", "resent_bytes"], 0)
 seen, highest = {}, {}
 for line in run.stdout.splitlines():
     v = dict(zip(fields + flags, line.split("\t")))
@@ -86,7 +88,8 @@ for line in run.stdout.splitlines():
         if any(i == ipid and b == same and
                abs(ts - t) < (0.5 if ipid else 0.001) for i, b, t in earlier):
             count["captured_twice"] += 1
-        else:
+            count["captured_twice_out_of_order"] += v["out_of_order"] != ""
+        elif v["retransmission"]:
             count["resent_len"] += ln
             again = (highest.get(d, seq) - seq) % 2**32
             count["resent_bytes"] += min(ln, again) if again < 2**31 else 0

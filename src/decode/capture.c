@@ -33,6 +33,10 @@ struct seqstate {
 	bool last_was_data;
 	uint32_t id_steps, id_ones;	/* ID deltas seen, and those of 1 */
 	double last_data_ts;
+	double nxt_ts;			/* when nxt last moved on */
+	uint32_t lastack;		/* of the last ACK sent this way */
+	double lastack_ts;
+	uint32_t dupacks;		/* in a row, tshark's way */
 	struct recent r[RECENT];	/* ring of the last segments */
 	unsigned r_next;
 };
@@ -41,6 +45,9 @@ struct slot {
 	bool used;
 	struct pd_flow f;
 	struct seqstate s[2];
+	double syn_ts, irtt;		/* the handshake's, tshark's iRTT */
+	int syn_dir;			/* -1 until a SYN without ACK */
+	bool synack;
 };
 
 struct pd_capture_state {
@@ -308,6 +315,7 @@ find_slot(struct pd_capture_state *st, const struct pd_flow_key *k, double ts)
 
 	memset(s, 0, sizeof(*s));
 	s->used = true;
+	s->syn_dir = -1;
 	s->f.key = *k;
 	s->f.first_ts = ts;
 	st->used++;
@@ -410,6 +418,67 @@ id_gap(struct pd_capture *cap, struct seqstate *s, const struct pd_pkt *p,
 	s->last_was_data = p->payload > 0;
 }
 
+#define OOO_DEFAULT 0.003	/* s: tshark's window without an iRTT */
+#define FAST_WINDOW 0.02	/* s: after the peer's duplicate ACKs */
+
+/* The handshake's round trip, as tshark takes it: from the SYN to the
+ * first ACK of its sender after a SYN-ACK. */
+static void
+handshake(struct slot *sl, int d, const struct pd_pkt *p, double ts)
+{
+	bool syn = p->flags & PD_TCP_SYN, ack = p->flags & PD_TCP_ACK;
+
+	if (syn && !ack) {
+		sl->syn_dir = d;
+		sl->syn_ts = ts;
+	} else if (syn && ack && sl->syn_dir == !d) {
+		sl->synack = true;
+	} else if (ack && sl->synack && d == sl->syn_dir && sl->irtt == 0) {
+		sl->irtt = ts - sl->syn_ts;
+	}
+}
+
+/* Duplicate ACKs as tshark counts them: no data, no SYN/FIN/RST, the
+ * same window, sequence and ACK as before. */
+static void
+acks(struct seqstate *s, const struct pd_pkt *p, double ts)
+{
+	if (!(p->flags & PD_TCP_ACK))
+		return;
+	if (p->payload == 0 && p->win == s->win && p->seq == s->nxt &&
+	    p->ack == s->lastack && !(p->flags & (PD_TCP_SYN | PD_TCP_FIN |
+	    PD_TCP_RST)))
+		s->dupacks++;
+	else if (p->ack != s->lastack)
+		s->dupacks = 0;
+	s->lastack = p->ack;
+	s->lastack_ts = ts;
+}
+
+/* A segment below the highest sequence that is no copy: tshark's order
+ * of tests, a fast retransmission (the peer's two duplicate ACKs asked
+ * for it), a spurious one (already acknowledged), out of order (soon
+ * after the highest sequence moved on, within the handshake's round
+ * trip or 3 ms without one, and not ending there), else a
+ * retransmission. */
+static bool
+out_of_order(const struct slot *sl, int d, const struct pd_pkt *p,
+    uint32_t span, double ts)
+{
+	const struct seqstate *s = &sl->s[d], *peer = &sl->s[!d];
+	double win = sl->irtt > 0 ? sl->irtt : OOO_DEFAULT;
+
+	if (peer->dupacks >= 2 && peer->lastack == p->seq &&
+	    ts - peer->lastack_ts < FAST_WINDOW)
+		return false;
+	/* data the peer had acknowledged already: sent again for nothing
+	 * (tshark 4.0 calls it a spurious retransmission before this test) */
+	if (p->payload > 0 && peer->lastack_ts > 0 &&
+	    !seq_lt(peer->lastack, p->seq + p->payload))
+		return false;
+	return ts - s->nxt_ts < win && s->nxt != p->seq + span;
+}
+
 /* Retransmission by sequence ranges: a segment that starts below the
  * highest sequence already sent repeats data, unless it is the same
  * frame captured twice, a keep-alive, or a zero-window probe. */
@@ -424,9 +493,11 @@ sequence(struct pd_capture_state *st, struct slot *sl, int d,
 	    ((p->flags & PD_TCP_FIN) ? 1 : 0);
 	bool again_sent = false;
 
+	handshake(sl, d, p, ts);
 	if (!s->init) {
 		s->init = true;
 		s->nxt = p->seq + span;
+		s->nxt_ts = ts;
 	} else if (span > 0 && seq_lt(p->seq, s->nxt)) {
 		if (captured_twice(s, p, span, ts)) {
 			fd->dup_segs++;
@@ -436,6 +507,8 @@ sequence(struct pd_capture_state *st, struct slot *sl, int d,
 			cap->keepalives++;
 		} else if (p->payload == 1 && peer->init && peer->win == 0) {
 			cap->window_probes++;
+		} else if (out_of_order(sl, d, p, span, ts)) {
+			cap->ooo_segs++;
 		} else {
 			uint32_t again = s->nxt - p->seq;
 
@@ -451,8 +524,11 @@ sequence(struct pd_capture_state *st, struct slot *sl, int d,
 				stall(cap, ts, ts - s->last_data_ts);
 		}
 	}
-	if (s->init && seq_lt(s->nxt, p->seq + span))
+	if (s->init && seq_lt(s->nxt, p->seq + span)) {
 		s->nxt = p->seq + span;
+		s->nxt_ts = ts;
+	}
+	acks(s, p, ts);
 	s->r[s->r_next] = (struct recent){ p->seq, span, p->tcp_hash,
 	    p->ip_id, ts };
 	s->r_next = (s->r_next + 1) % RECENT;

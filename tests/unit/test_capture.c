@@ -104,8 +104,23 @@ test_retransmissions_and_duplicates(void **state)
 	 * segment they repeat */
 	parsed_corpus(&p, "pcap-generated/gsogen-loss1pct-enp3s0-retrans.pcap");
 	c = only_capture(&p);
-	assert_int_equal(c->retrans_segs, 530);
+	assert_int_equal(c->retrans_segs, 514);
+	assert_int_equal(c->ooo_segs, 16);
 	assert_int_equal(c->dup_segs, 0);
+	parsed_free(&p);
+	/* tshark: 56 retransmissions, 52 out of order */
+	parsed_corpus(&p, "pcap/zeek-http-206-zerowindow-retrans-ooo.pcap");
+	c = only_capture(&p);
+	assert_int_equal(c->retrans_segs, 56);
+	assert_int_equal(c->ooo_segs, 52);
+	parsed_free(&p);
+	/* tshark 4.0: 187 retransmissions, 8 of them spurious (already
+	 * acknowledged, 35 us after the highest sequence moved on, within
+	 * the 44 us handshake), none out of order */
+	parsed_read(&p, "samples/bundles/gx10-before/pcap/nic2.pcap");
+	c = only_capture(&p);
+	assert_int_equal(c->retrans_segs, 187);
+	assert_int_equal(c->ooo_segs, 0);
 	parsed_free(&p);
 	/* tshark flags 470 "retransmissions" and 15 out-of-order segments
 	 * that are the capture hardware's duplicates (same IP ID, under a
