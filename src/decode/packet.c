@@ -101,12 +101,17 @@ ethernet(struct pd_cursor *c, uint32_t frame_left, int depth,
 
 /* FNV-1a over the segment as captured, TCP header on: two copies of one
  * IP packet hash the same; a retransmission differs in its checksum,
- * ACK, window or timestamps almost always. */
+ * ACK, window or timestamps almost always.  The first HASH_BYTES are
+ * enough (the header and the start of the data), and keep a 64 KB
+ * super-packet from costing 64 KB of hashing. */
+#define HASH_BYTES 256
+
 static uint32_t
 segment_hash(const struct pd_cursor *c, size_t start, uint32_t ip_payload)
 {
-	size_t end = start >= c->len ? start : c->len - start < ip_payload ?
-	    c->len : start + ip_payload;
+	uint32_t n = ip_payload < HASH_BYTES ? ip_payload : HASH_BYTES;
+	size_t end = start >= c->len ? start : c->len - start < n ? c->len :
+	    start + n;
 	uint32_t h = 2166136261u;
 
 	for (size_t i = start; i < end; i++)
