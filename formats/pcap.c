@@ -90,6 +90,7 @@ parse_pcap(const struct pd_member *m, struct pd_input *in,
 		rc = PD_WARN;
 	}
 	pd_capture_end(st);
+	pd_capture_notes(cap, d);
 	pcap_close(p);		/* closes f */
 	return rc;
 }

@@ -82,9 +82,37 @@ static void
 close_ifaces(struct walk *w)
 {
 	for (unsigned i = 0; i < w->n_ifs; i++)
-		if (w->ifs[i].st)
+		if (w->ifs[i].st) {
 			pd_capture_end(w->ifs[i].st);
+			pd_capture_notes(w->ifs[i].cap, w->d);
+		}
 	w->n_ifs = 0;
+}
+
+/* True when the options from the cursor on end inside the block, as
+ * libpcap and Wireshark require: an option that runs past its block
+ * makes them reject the file. */
+static bool
+options_fit(struct pd_cursor c)
+{
+	while (pd_cursor_left(&c) >= 4) {
+		uint16_t code = pd_cursor_u16(&c), len = pd_cursor_u16(&c);
+
+		if (!pd_cursor_bytes(&c, len))
+			return false;
+		pd_cursor_skip(&c, (4 - len % 4) % 4);
+		if (code == 0)
+			break;
+	}
+	return true;
+}
+
+static void
+bad_option(struct walk *w, const char *block)
+{
+	pd_diag_note(w->d, PD_WARN, "pcapng.bad-option", 0, "an option of "
+	    "the %s runs past its block (libpcap and tshark reject the "
+	    "file); the options after it were ignored", block);
 }
 
 static void
@@ -104,6 +132,8 @@ idb(struct walk *w, struct pd_cursor *c)
 	pd_cursor_skip(c, 2);
 	f->snaplen = pd_cursor_u32(c);
 	f->tsresol = 1e-6;
+	if (!options_fit(*c))
+		bad_option(w, "interface description");
 	while (pd_cursor_left(c) >= 4) {
 		uint16_t code = pd_cursor_u16(c), len = pd_cursor_u16(c);
 		const uint8_t *v = pd_cursor_bytes(c, len);
@@ -126,8 +156,7 @@ idb(struct walk *w, struct pd_cursor *c)
 	f->cap->ev = (struct pd_evidence){ .member = w->m->path, .text =
 	    pd_arena_printf(w->d->arena, "interface %u '%s', link type %d",
 	    w->n_ifs, name, f->linktype) };
-	f->st = pd_capture_begin(f->cap);
-	w->n_ifs++;
+	w->n_ifs++;	/* its state comes with its first packet */
 }
 
 static void
@@ -167,8 +196,31 @@ packet(struct walk *w, struct pd_cursor *c, uint32_t type)
 	}
 	struct iface *f = &w->ifs[iface];
 
+	if (!f->st)
+		f->st = pd_capture_begin(f->cap);
 	pd_capture_packet(f->st, (double)ts * f->tsresol, f->linktype, data,
 	    caplen, len);
+}
+
+/* The section header's version and options, checked as libpcap does:
+ * 1.0 (and 1.2, which some writers put) is read, anything else is a
+ * format this reader does not know. */
+static bool
+shb(struct walk *w, struct pd_cursor *c)
+{
+	uint16_t major = pd_cursor_u16(c), minor = pd_cursor_u16(c);
+
+	pd_cursor_skip(c, 8);	/* section length */
+	if (!pd_cursor_ok(c) || major != 1 || (minor != 0 && minor != 2)) {
+		pd_diag_note(w->d, PD_FAILED, "pcapng.version", 0, "section "
+		    "header version %u.%u is not pcapng 1.0 (libpcap and "
+		    "tshark reject it); the section was not read", major,
+		    minor);
+		return false;
+	}
+	if (!options_fit(*c))
+		bad_option(w, "section header");
+	return true;
 }
 
 static enum pd_status
@@ -223,7 +275,21 @@ parse_pcapng(const struct pd_member *m, struct pd_input *in,
 			break;
 		}
 		blocks++;
+		/* the trailer repeats the length: libpcap stops where not */
+		pd_cursor_init(&c, body + n - 4, 4, w->le);
+		if (pd_cursor_u32(&c) != (type == SHB ? len + 4 : len)) {
+			pd_diag_note(d, PD_WARN, "pcapng.bad-block", 0, "block "
+			    "%llu ends with a length other than its header's "
+			    "(libpcap rejects the file there); the rest of the "
+			    "file was skipped", (unsigned long long)blocks);
+			rc = PD_WARN;
+			break;
+		}
 		pd_cursor_init(&c, body, n - 4, w->le);	/* minus the trailer */
+		if (type == SHB && !shb(w, &c)) {
+			rc = PD_FAILED;
+			break;
+		}
 		if (type == IDB)
 			idb(w, &c);
 		else if (type == EPB || type == SPB || type == PB)

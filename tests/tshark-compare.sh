@@ -1,6 +1,7 @@
 #!/bin/sh
 # pathdoctor's capture analysis against tshark's on the same files: every
-# capture of the corpus and of the samples in tests/golden/tshark/LIST,
+# capture of the corpus, of the samples and of tests/data-capture in
+# tests/golden/tshark/LIST,
 # with tshark's figures beside it (NAME.sizes and NAME.tcp, made by
 # tests/tshark-golden.sh, which says what each figure is).  Per capture,
 # one check for each of:
@@ -62,7 +63,8 @@ for line in open(golden + ".sizes"):
 check("sizes", not bad, "; ".join(bad))
 t = {k: int(v) for k, v in (line.split() for line in open(golden + ".tcp"))}
 mine = {k: sum(c[k] for c in caps) for k in
-        ("retransmissions", "capture_duplicates", "retransmitted_bytes")}
+        ("retransmissions", "capture_duplicates", "retransmitted_bytes",
+         "out_of_order")}
 for k in ("keep-alives", "window probes"):
     mine[k] = sum(int(n) for n in re.findall(k + r" (\d+),", open(model).read()))
 # pathdoctor's figure, tshark's, and why they are the same number:
@@ -70,26 +72,32 @@ for what, got, theirs, how in (
     # tshark has no category for the same IP packet captured twice: it
     # flags the copy a retransmission, or out_of_order when the copy is
     # stamped before the original; tshark-golden.sh finds the copies by
-    # IP ID (sequence and length when there is none)
+    # sequence, length, IP ID and the TCP fields and payload, close in
+    # time (formats/README.md, "Capture duplicates")
     ("capture duplicates", mine["capture_duplicates"], t["captured_twice"],
      "tshark's retransmission and out_of_order frames that repeat an "
      "earlier IP packet"),
-    # tshark tells a reordering (out_of_order: soon after the highest
-    # sequence, by timing) from a retransmission, and fast and spurious
-    # retransmissions among these; pathdoctor counts every segment sent
-    # again once, and reports the stalls before them instead
+    # tshark's order of tests, pathdoctor's too: fast retransmission
+    # (after two duplicate ACKs), spurious (already acknowledged),
+    # out_of_order (within the handshake's round trip, or 3 ms, of the
+    # highest sequence moving on), else a retransmission
     ("retransmissions", mine["retransmissions"],
-     t["retransmission"] + t["out_of_order"] - t["captured_twice"],
-     "tshark %d retransmission (%d fast, %d spurious) + %d out_of_order - "
-     "%d captured twice" % (t["retransmission"], t["fast_retransmission"],
-                            t["spurious_retransmission"], t["out_of_order"],
-                            t["captured_twice"])),
+     t["retransmission"] - t["captured_twice"] +
+     t["captured_twice_out_of_order"],
+     "tshark %d retransmission (%d fast, %d spurious) - %d captured twice"
+     % (t["retransmission"], t["fast_retransmission"],
+        t["spurious_retransmission"],
+        t["captured_twice"] - t["captured_twice_out_of_order"])),
+    ("out of order", mine["out_of_order"],
+     t["out_of_order"] - t["captured_twice_out_of_order"],
+     "tshark %d out_of_order - %d captured twice" % (
+         t["out_of_order"], t["captured_twice_out_of_order"])),
     # pathdoctor counts the part of a segment below the highest sequence
     # already sent; tshark's tcp.len of the same segments (resent_len) is
     # larger by the new data of segments that overlap only in part
     ("retransmitted bytes", mine["retransmitted_bytes"], t["resent_bytes"],
-     "of the %d tcp.len bytes of the segments tshark says were sent "
-     "again, those below the highest sequence" % t["resent_len"]),
+     "of the %d tcp.len bytes of tshark's retransmissions, those below "
+     "the highest sequence" % t["resent_len"]),
     ("keep-alives", mine["keep-alives"], t["keep_alive"],
      "tcp.analysis.keep_alive"),
     ("window probes", mine["window probes"], t["zero_window_probe"],

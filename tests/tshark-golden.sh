@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerates tests/golden/tshark/ from tshark's reading of every capture
-# in the shared corpus (pcap/, pcap-generated/) and in the samples
-# (samples/bundles/.../pcap/):
+# in the shared corpus (pcap/, pcap-generated/), in the samples
+# (samples/bundles/.../pcap/) and in tests/data-capture/:
 #   LIST         "NAME INPUT" a capture; INPUT corpus:PATH is PATH in the
 #                corpus, anything else a path in the repository
 #   NAME.sizes   the 16 most frequent tcp.len values, "count size" a line
@@ -11,11 +11,13 @@
 #       tcp.analysis flag (fast and spurious ones are retransmissions too)
 #     captured_twice: retransmission and out_of_order frames that repeat
 #       an earlier frame of their direction, the same IP packet captured
-#       twice: the same tcp.seq and tcp.len and, when both have an IP ID,
-#       the same ID within 0.5 s, else within 1 ms (in either order of
-#       time, as capture hardware with two clocks stamps them)
-#     resent_len: tcp.len of the other retransmission and out_of_order
-#       frames
+#       twice: the same tcp.seq, tcp.len and IP ID, the same TCP header
+#       fields and payload, within 0.5 s when the ID is not zero, else
+#       within 1 ms (in either order of time, as capture hardware with
+#       two clocks stamps them)
+#     captured_twice_out_of_order: those of them tshark flags
+#       out_of_order
+#     resent_len: tcp.len of the other retransmission frames
 #     resent_bytes: the part of those bytes below the highest sequence
 #       number their direction had reached (a segment that overlaps what
 #       was sent only in part brings new data too)
@@ -39,6 +41,12 @@ tshark --version | head -n 1 >"$out/VERSION"
 		n=${f#samples/bundles/}
 		echo "sample-$(echo "$n" | sed 's,/pcap/,/,; s,/,-,g') $f"
 	done
+	for f in tests/data-capture/*.pcap; do
+		# tshark reassembles IP fragments, pathdoctor counts them
+		# (formats/README.md); the unit tests check that file
+		case $f in *fragmented*) continue ;; esac
+		echo "data-$(basename "$f") $f"
+	done
 } >"$out/LIST"
 grep -v '^#' "$out/LIST" | while read -r name input; do
 	case $input in
@@ -50,7 +58,8 @@ import subprocess, sys
 path, dest = sys.argv[1:3]
 fields = ["frame.time_epoch", "tcp.stream", "ip.src", "ipv6.src",
           "tcp.srcport", "ip.id", "tcp.seq_raw", "tcp.len", "tcp.flags.syn",
-          "tcp.flags.fin"]
+          "tcp.flags.fin", "tcp.ack_raw", "tcp.flags", "tcp.window_size_value",
+          "tcp.checksum", "tcp.options", "tcp.payload"]
 flags = ["retransmission", "fast_retransmission", "spurious_retransmission",
          "out_of_order", "keep_alive", "zero_window_probe"]
 cmd = ["tshark", "-n", "-r", path, "-Y", "tcp", "-T", "fields",
@@ -58,8 +67,9 @@ cmd = ["tshark", "-n", "-r", path, "-Y", "tcp", "-T", "fields",
 for f in fields + ["tcp.analysis." + f for f in flags]:
     cmd += ["-e", f]
 run = subprocess.run(cmd, capture_output=True, text=True, check=True)
-sizes, count = {}, dict.fromkeys(flags + ["captured_twice", "resent_len",
-                                          "resent_bytes"], 0)
+sizes, count = {}, dict.fromkeys(flags + ["captured_twice",
+                                          "captured_twice_out_of_order",
+                                          "resent_len", "resent_bytes"], 0)
 seen, highest = {}, {}
 for line in run.stdout.splitlines():
     v = dict(zip(fields + flags, line.split("\t")))
@@ -73,15 +83,17 @@ for line in run.stdout.splitlines():
     span = ln + sum(v[f] in ("1", "True") for f in
                     ("tcp.flags.syn", "tcp.flags.fin"))
     earlier = seen.setdefault((d, seq, span), [])
+    same = tuple(v[f] for f in fields[10:])  # the TCP bytes, field by field
     if v["retransmission"] or v["out_of_order"]:
-        if any(i == ipid and abs(ts - t) < 0.5 if ipid and i else
-               abs(ts - t) < 0.001 for i, t in earlier):
+        if any(i == ipid and b == same and
+               abs(ts - t) < (0.5 if ipid else 0.001) for i, b, t in earlier):
             count["captured_twice"] += 1
-        else:
+            count["captured_twice_out_of_order"] += v["out_of_order"] != ""
+        elif v["retransmission"]:
             count["resent_len"] += ln
             again = (highest.get(d, seq) - seq) % 2**32
             count["resent_bytes"] += min(ln, again) if again < 2**31 else 0
-    earlier.append((ipid, ts))
+    earlier.append((ipid, same, ts))
     end = (seq + span) % 2**32
     if d not in highest or (end - highest[d]) % 2**32 < 2**31:
         highest[d] = end

@@ -320,6 +320,14 @@ struct pd_capture {
 	uint64_t packets, tcp_segments, tcp_payload_bytes;
 	uint64_t retrans_segs, retrans_bytes, dup_segs, keepalives;
 	uint64_t window_probes, super_segs, undecoded;
+	/* segments below the highest sequence that came soon after it
+	 * (tshark's out_of_order), not among the retransmissions */
+	uint64_t ooo_segs;
+	/* undecoded frames by why (enum pd_undecoded, decode/packet.h), and
+	 * the last protocol number each reason stopped at */
+#define PD_CAPTURE_WHY 8
+	uint64_t undecoded_by[PD_CAPTURE_WHY];
+	uint16_t undecoded_what[PD_CAPTURE_WHY];
 	/* segments the sender sent that never reached the capture point,
 	 * from gaps in IP IDs that otherwise count up one per segment */
 	uint64_t unseen_segs;

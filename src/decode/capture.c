@@ -16,9 +16,11 @@
 #define DUP_WINDOW 0.001	/* s: the same segment again this soon */
 #define DUP_ID_WINDOW 0.5	/* s: the same IP ID again this soon */
 #define RECENT 8		/* segments remembered per direction */
+#define TABLE_MIN 64		/* flow slots at first; doubled by use */
+#define EXACT_MIN 2048		/* exact-size counters at first */
 
 struct recent {
-	uint32_t seq, span;
+	uint32_t seq, span, hash;
 	uint16_t id;
 	double ts;
 };
@@ -31,6 +33,10 @@ struct seqstate {
 	bool last_was_data;
 	uint32_t id_steps, id_ones;	/* ID deltas seen, and those of 1 */
 	double last_data_ts;
+	double nxt_ts;			/* when nxt last moved on */
+	uint32_t lastack;		/* of the last ACK sent this way */
+	double lastack_ts;
+	uint32_t dupacks;		/* in a row, tshark's way */
 	struct recent r[RECENT];	/* ring of the last segments */
 	unsigned r_next;
 };
@@ -39,14 +45,18 @@ struct slot {
 	bool used;
 	struct pd_flow f;
 	struct seqstate s[2];
+	double syn_ts, irtt;		/* the handshake's, tshark's iRTT */
+	int syn_dir;			/* -1 until a SYN without ACK */
+	bool synack;
 };
 
 struct pd_capture_state {
 	struct pd_capture *cap;
-	struct slot *table;		/* PD_FLOW_TABLE slots */
-	struct slot *last;		/* of the previous packet; NULL after evict */
-	unsigned used;
-	uint64_t *exact;		/* EXACT_SIZES counters */
+	struct slot *table;		/* n_slots slots, a power of two */
+	struct slot *last;		/* of the previous packet; NULL after rehash */
+	unsigned used, n_slots;
+	uint64_t *exact;		/* n_exact counters, up to EXACT_SIZES */
+	uint32_t n_exact;
 	struct pd_size_count big[PD_CAPTURE_SIZES];	/* sizes >= 64 KiB */
 	unsigned n_big;
 	struct pd_flow done[PD_CAPTURE_FLOWS];	/* evicted, bytes desc */
@@ -133,12 +143,34 @@ pd_capture_begin(struct pd_capture *cap)
 
 	memset(st, 0, sizeof(*st));
 	st->cap = cap;
-	st->table = pd_xmalloc(PD_FLOW_TABLE * sizeof(*st->table));
-	memset(st->table, 0, PD_FLOW_TABLE * sizeof(*st->table));
-	st->exact = pd_xmalloc(EXACT_SIZES * sizeof(*st->exact));
-	memset(st->exact, 0, EXACT_SIZES * sizeof(*st->exact));
+	/* small at first and grown by use: a file of many interfaces, or
+	 * of few packets, must not cost a full table each */
+	st->n_slots = TABLE_MIN;
+	st->table = pd_xmalloc(TABLE_MIN * sizeof(*st->table));
+	memset(st->table, 0, TABLE_MIN * sizeof(*st->table));
+	st->n_exact = EXACT_MIN;
+	st->exact = pd_xmalloc(EXACT_MIN * sizeof(*st->exact));
+	memset(st->exact, 0, EXACT_MIN * sizeof(*st->exact));
 	cap->first_ts = -1;
 	return st;
+}
+
+/* Counts a payload size exactly, the array grown to the next power of
+ * two that holds it (at most EXACT_SIZES). */
+static void
+count_exact(struct pd_capture_state *st, uint32_t bytes)
+{
+	if (bytes >= st->n_exact) {
+		uint32_t n = st->n_exact;
+
+		while (n <= bytes)
+			n *= 2;
+		st->exact = pd_xrealloc(st->exact, n * sizeof(*st->exact));
+		memset(st->exact + st->n_exact, 0, (n - st->n_exact) *
+		    sizeof(*st->exact));
+		st->n_exact = n;
+	}
+	st->exact[bytes]++;
 }
 
 static void
@@ -175,20 +207,32 @@ flow_bytes(const struct pd_flow *f)
 	return f->dir[0].bytes + f->dir[1].bytes;
 }
 
-/* Keeps the n busiest flows of a list sorted by bytes. */
+/* Busier first; among equals the earlier, then the lower key, so the
+ * order does not hang on where the flows sat in the table. */
+static bool
+flow_before(const struct pd_flow *x, const struct pd_flow *y)
+{
+	if (flow_bytes(x) != flow_bytes(y))
+		return flow_bytes(x) > flow_bytes(y);
+	if (x->first_ts != y->first_ts)
+		return x->first_ts < y->first_ts;
+	return memcmp(&x->key, &y->key, sizeof(x->key)) < 0;
+}
+
+/* Keeps the n busiest flows of a list sorted by flow_before. */
 static void
 offer_flow(struct pd_flow *list, unsigned *n, const struct pd_flow *f)
 {
 	unsigned i = *n;
 
 	if (i == PD_CAPTURE_FLOWS) {
-		if (flow_bytes(&list[i - 1]) >= flow_bytes(f))
+		if (!flow_before(f, &list[i - 1]))
 			return;
 		i--;
 	} else {
 		(*n)++;
 	}
-	while (i > 0 && flow_bytes(&list[i - 1]) < flow_bytes(f)) {
+	while (i > 0 && flow_before(f, &list[i - 1])) {
 		list[i] = list[i - 1];
 		i--;
 	}
@@ -205,39 +249,54 @@ cmp_slot_recent(const void *a, const void *b)
 	return x->f.last_ts > y->f.last_ts ? -1 : x->f.last_ts < y->f.last_ts;
 }
 
-/* Keeps the most recently seen half of the flows; the rest leave the
- * table, the busiest of them kept in the results. */
 static void
-evict(struct pd_capture_state *st)
+place(struct slot *table, unsigned n_slots, const struct slot *s)
+{
+	uint32_t h = hash_key(&s->f.key) & (n_slots - 1);
+
+	while (table[h].used)
+		h = (h + 1) & (n_slots - 1);
+	table[h] = *s;
+}
+
+/* Below PD_FLOW_TABLE slots the table doubles; at it, the most recently
+ * seen half of the flows stays and the rest leave the table, the
+ * busiest of them kept in the results. */
+static void
+rehash(struct pd_capture_state *st)
 {
 	struct slot *old = st->table;
-	struct slot *fresh = pd_xmalloc(PD_FLOW_TABLE * sizeof(*fresh));
+	unsigned n_old = st->n_slots, keep = n_old;
+	unsigned n = n_old < PD_FLOW_TABLE ? n_old * 2 : n_old;
+	struct slot *fresh = pd_xmalloc(n * sizeof(*fresh));
 
-	qsort(old, PD_FLOW_TABLE, sizeof(*old), cmp_slot_recent);
-	memset(fresh, 0, PD_FLOW_TABLE * sizeof(*fresh));
+	memset(fresh, 0, n * sizeof(*fresh));
+	if (n == n_old) {
+		qsort(old, n_old, sizeof(*old), cmp_slot_recent);
+		keep = EVICT_KEEP;
+	}
 	st->used = 0;
-	for (unsigned i = 0; i < PD_FLOW_TABLE && old[i].used; i++) {
-		if (i >= EVICT_KEEP) {
+	for (unsigned i = 0; i < n_old; i++) {
+		if (!old[i].used)
+			continue;
+		if (i >= keep) {
 			offer_flow(st->done, &st->n_done, &old[i].f);
 			st->cap->flows_evicted++;
 			continue;
 		}
-		uint32_t h = hash_key(&old[i].f.key) & (PD_FLOW_TABLE - 1);
-
-		while (fresh[h].used)
-			h = (h + 1) & (PD_FLOW_TABLE - 1);
-		fresh[h] = old[i];
+		place(fresh, n, &old[i]);
 		st->used++;
 	}
 	free(old);
 	st->table = fresh;
+	st->n_slots = n;
 	st->last = NULL;
 }
 
 static struct slot *
 find_slot(struct pd_capture_state *st, const struct pd_flow_key *k, double ts)
 {
-	uint32_t h = hash_key(k) & (PD_FLOW_TABLE - 1);
+	uint32_t h = hash_key(k) & (st->n_slots - 1);
 
 	for (;;) {
 		struct slot *s = &st->table[h];
@@ -246,16 +305,17 @@ find_slot(struct pd_capture_state *st, const struct pd_flow_key *k, double ts)
 			break;
 		if (pd_flow_key_eq(&s->f.key, k))
 			return s;
-		h = (h + 1) & (PD_FLOW_TABLE - 1);
+		h = (h + 1) & (st->n_slots - 1);
 	}
-	if (st->used >= PD_FLOW_TABLE * 3 / 4) {
-		evict(st);
+	if (st->used >= st->n_slots * 3 / 4) {
+		rehash(st);
 		return find_slot(st, k, ts);
 	}
 	struct slot *s = &st->table[h];
 
 	memset(s, 0, sizeof(*s));
 	s->used = true;
+	s->syn_dir = -1;
 	s->f.key = *k;
 	s->f.first_ts = ts;
 	st->used++;
@@ -295,9 +355,13 @@ stall(struct pd_capture *cap, double ts, double gap)
 }
 
 /* The same IP packet captured twice (span ports and capture hardware do
- * that, sometimes milliseconds apart and stamped in either order): same
- * sequence and length, and the same IP ID when both have one, else
- * within a millisecond. */
+ * that, sometimes milliseconds apart and stamped in either order): the
+ * same IP ID, the same TCP bytes (header and payload as captured), and
+ * close in time: within 0.5 s when the ID is not zero, within 1 ms when
+ * it is (IPv6, or Linux's ID 0 with DF), where the bytes alone must
+ * tell.  A sender's retransmission takes a new ID, or new ACK, window,
+ * timestamps and checksum; on loopback it can come within a millisecond
+ * with ID 0, and only the bytes tell it from a copy. */
 static bool
 captured_twice(const struct seqstate *s, const struct pd_pkt *p,
     uint32_t span, double ts)
@@ -305,10 +369,10 @@ captured_twice(const struct seqstate *s, const struct pd_pkt *p,
 	for (unsigned i = 0; i < RECENT; i++) {
 		const struct recent *r = &s->r[i];
 
-		if (r->span != span || r->seq != p->seq)
+		if (r->span != span || r->seq != p->seq || r->id != p->ip_id ||
+		    r->hash != p->tcp_hash)
 			continue;
-		if (p->ip_id && r->id ? p->ip_id == r->id &&
-		    fabs(ts - r->ts) < DUP_ID_WINDOW : fabs(ts - r->ts) < DUP_WINDOW)
+		if (fabs(ts - r->ts) < (p->ip_id ? DUP_ID_WINDOW : DUP_WINDOW))
 			return true;
 	}
 	return false;
@@ -354,6 +418,67 @@ id_gap(struct pd_capture *cap, struct seqstate *s, const struct pd_pkt *p,
 	s->last_was_data = p->payload > 0;
 }
 
+#define OOO_DEFAULT 0.003	/* s: tshark's window without an iRTT */
+#define FAST_WINDOW 0.02	/* s: after the peer's duplicate ACKs */
+
+/* The handshake's round trip, as tshark takes it: from the SYN to the
+ * first ACK of its sender after a SYN-ACK. */
+static void
+handshake(struct slot *sl, int d, const struct pd_pkt *p, double ts)
+{
+	bool syn = p->flags & PD_TCP_SYN, ack = p->flags & PD_TCP_ACK;
+
+	if (syn && !ack) {
+		sl->syn_dir = d;
+		sl->syn_ts = ts;
+	} else if (syn && ack && sl->syn_dir == !d) {
+		sl->synack = true;
+	} else if (ack && sl->synack && d == sl->syn_dir && sl->irtt == 0) {
+		sl->irtt = ts - sl->syn_ts;
+	}
+}
+
+/* Duplicate ACKs as tshark counts them: no data, no SYN/FIN/RST, the
+ * same window, sequence and ACK as before. */
+static void
+acks(struct seqstate *s, const struct pd_pkt *p, double ts)
+{
+	if (!(p->flags & PD_TCP_ACK))
+		return;
+	if (p->payload == 0 && p->win == s->win && p->seq == s->nxt &&
+	    p->ack == s->lastack && !(p->flags & (PD_TCP_SYN | PD_TCP_FIN |
+	    PD_TCP_RST)))
+		s->dupacks++;
+	else if (p->ack != s->lastack)
+		s->dupacks = 0;
+	s->lastack = p->ack;
+	s->lastack_ts = ts;
+}
+
+/* A segment below the highest sequence that is no copy: tshark's order
+ * of tests, a fast retransmission (the peer's two duplicate ACKs asked
+ * for it), a spurious one (already acknowledged), out of order (soon
+ * after the highest sequence moved on, within the handshake's round
+ * trip or 3 ms without one, and not ending there), else a
+ * retransmission. */
+static bool
+out_of_order(const struct slot *sl, int d, const struct pd_pkt *p,
+    uint32_t span, double ts)
+{
+	const struct seqstate *s = &sl->s[d], *peer = &sl->s[!d];
+	double win = sl->irtt > 0 ? sl->irtt : OOO_DEFAULT;
+
+	if (peer->dupacks >= 2 && peer->lastack == p->seq &&
+	    ts - peer->lastack_ts < FAST_WINDOW)
+		return false;
+	/* data the peer had acknowledged already: sent again for nothing
+	 * (tshark 4.0 calls it a spurious retransmission before this test) */
+	if (p->payload > 0 && peer->lastack_ts > 0 &&
+	    !seq_lt(peer->lastack, p->seq + p->payload))
+		return false;
+	return ts - s->nxt_ts < win && s->nxt != p->seq + span;
+}
+
 /* Retransmission by sequence ranges: a segment that starts below the
  * highest sequence already sent repeats data, unless it is the same
  * frame captured twice, a keep-alive, or a zero-window probe. */
@@ -368,9 +493,11 @@ sequence(struct pd_capture_state *st, struct slot *sl, int d,
 	    ((p->flags & PD_TCP_FIN) ? 1 : 0);
 	bool again_sent = false;
 
+	handshake(sl, d, p, ts);
 	if (!s->init) {
 		s->init = true;
 		s->nxt = p->seq + span;
+		s->nxt_ts = ts;
 	} else if (span > 0 && seq_lt(p->seq, s->nxt)) {
 		if (captured_twice(s, p, span, ts)) {
 			fd->dup_segs++;
@@ -380,6 +507,8 @@ sequence(struct pd_capture_state *st, struct slot *sl, int d,
 			cap->keepalives++;
 		} else if (p->payload == 1 && peer->init && peer->win == 0) {
 			cap->window_probes++;
+		} else if (out_of_order(sl, d, p, span, ts)) {
+			cap->ooo_segs++;
 		} else {
 			uint32_t again = s->nxt - p->seq;
 
@@ -395,9 +524,13 @@ sequence(struct pd_capture_state *st, struct slot *sl, int d,
 				stall(cap, ts, ts - s->last_data_ts);
 		}
 	}
-	if (s->init && seq_lt(s->nxt, p->seq + span))
+	if (s->init && seq_lt(s->nxt, p->seq + span)) {
 		s->nxt = p->seq + span;
-	s->r[s->r_next] = (struct recent){ p->seq, span, p->ip_id, ts };
+		s->nxt_ts = ts;
+	}
+	acks(s, p, ts);
+	s->r[s->r_next] = (struct recent){ p->seq, span, p->tcp_hash,
+	    p->ip_id, ts };
 	s->r_next = (s->r_next + 1) % RECENT;
 	s->win = p->win;
 	id_gap(cap, s, p, ts, again_sent, super);
@@ -421,13 +554,17 @@ pd_capture_packet(struct pd_capture_state *st, double ts, int linktype,
 		cap->last_ts = ts;
 	if (!pd_pkt_decode(linktype, data, caplen, len, &p) || p.proto != 6) {
 		cap->undecoded++;
+		if (p.undecoded && p.undecoded < PD_CAPTURE_WHY) {
+			cap->undecoded_by[p.undecoded]++;
+			cap->undecoded_what[p.undecoded] = p.what;
+		}
 		return;
 	}
 	cap->tcp_segments++;
 	cap->tcp_payload_bytes += p.payload;
 	cap->sizes.buckets[pd_size_bucket(p.payload)]++;
 	if (p.payload < EXACT_SIZES)
-		st->exact[p.payload]++;
+		count_exact(st, p.payload);
 	else
 		count_big(st, p.payload);
 	pd_flow_key_of(&p, &k, &d);
@@ -468,11 +605,11 @@ static void
 top_sizes(struct pd_capture_state *st)
 {
 	struct pd_size_hist *h = &st->cap->sizes;
-	struct pd_size_count *all = pd_xmalloc((EXACT_SIZES +
+	struct pd_size_count *all = pd_xmalloc((st->n_exact +
 	    PD_CAPTURE_SIZES) * sizeof(*all));
 	unsigned n = 0;
 
-	for (uint32_t b = 0; b < EXACT_SIZES; b++)
+	for (uint32_t b = 0; b < st->n_exact; b++)
 		if (st->exact[b])
 			all[n++] = (struct pd_size_count){ b, st->exact[b] };
 	for (unsigned i = 0; i < st->n_big; i++)
@@ -491,7 +628,7 @@ pd_capture_end(struct pd_capture_state *st)
 	struct pd_capture *cap = st->cap;
 
 	top_sizes(st);
-	for (unsigned i = 0; i < PD_FLOW_TABLE; i++)
+	for (unsigned i = 0; i < st->n_slots; i++)
 		if (st->table[i].used)
 			offer_flow(st->done, &st->n_done, &st->table[i].f);
 	for (unsigned i = 0; i < st->n_done; i++) {
@@ -507,6 +644,24 @@ pd_capture_end(struct pd_capture_state *st)
 	free(st->exact);
 	free(st->table);
 	free(st);
+}
+
+void
+pd_capture_notes(const struct pd_capture *cap, struct pd_diag *d)
+{
+	_Static_assert(PD_UNDEC_N <= PD_CAPTURE_WHY, "reasons fit the model");
+	for (int i = 1; i < PD_UNDEC_N; i++) {
+		uint64_t n = cap->undecoded_by[i];
+		uint16_t what = cap->undecoded_what[i];
+
+		if (n == 0)
+			continue;
+		pd_diag_note(d, PD_WARN, "capture.not-decoded", 0, "%s: %llu "
+		    "packet%s not decoded: %s%s", cap->ifname,
+		    (unsigned long long)n, n == 1 ? "" : "s",
+		    pd_undecoded_why(i), what ? pd_arena_printf(d->arena,
+		    " (0x%04x, the last)", what) : "");
+	}
 }
 
 const char *

@@ -32,6 +32,11 @@ void pd_flow_key_fmt(char *buf, size_t n, const struct pd_flow_key *k);
 /* Bucket index of a payload size (0, then log2 ranges). */
 unsigned pd_size_bucket(uint32_t bytes);
 
+/* Member notes for the frames not decoded, a note per reason with how
+ * many (after pd_capture_end). */
+struct pd_diag;
+void pd_capture_notes(const struct pd_capture *cap, struct pd_diag *d);
+
 /* The interface a capture member names (f's name prefixes stripped);
  * its base name, noted, when that is no interface name. */
 struct pd_member;

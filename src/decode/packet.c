@@ -3,12 +3,66 @@
 #include "decode/packet.h"
 #include "pathdoctor/cursor.h"
 
+#define PD_PKT_DEPTH_S "4"	/* PD_PKT_DEPTH, for the note */
+
 #define ETH_IPV4 0x0800
 #define ETH_IPV6 0x86dd
+#define ETH_TEB 0x6558		/* transparent Ethernet bridging (GRE, Geneve) */
+#define ETH_PPPOE 0x8864	/* PPPoE session stage */
+#define ETH_MPLS 0x8847
+#define ETH_MPLS_MC 0x8848
+#define ETH_ERSPAN2 0x88be
+#define ETH_ERSPAN3 0x22eb
+#define ETH_WCCP 0x883e
 #define VXLAN_PORT 4789
+#define GENEVE_PORT 6081
+#define MPLS_UDP_PORT 6635
+#define MPLS_LABELS 8		/* labels read before giving up */
 
 static bool l3(struct pd_cursor *c, uint16_t ethertype, uint32_t frame_left,
     int depth, struct pd_pkt *o);
+static bool ethernet(struct pd_cursor *c, uint32_t frame_left, int depth,
+    struct pd_pkt *o);
+
+const char *
+pd_undecoded_why(int reason)
+{
+	switch (reason) {
+	case PD_UNDEC_FRAGMENT:
+		return "IP fragments (not reassembled)";
+	case PD_UNDEC_ESP:
+		return "ESP (encrypted)";
+	case PD_UNDEC_ETHERTYPE:
+		return "an ethertype or protocol not decoded";
+	case PD_UNDEC_TUNNEL:
+		return "a tunnel header not decoded";
+	case PD_UNDEC_DEPTH:
+		return "tunnels nested deeper than " PD_PKT_DEPTH_S;
+	case PD_UNDEC_SHORT:
+		return "headers cut short or malformed";
+	default:
+		return "not decoded";
+	}
+}
+
+/* Marks why a frame stops here; false, for the callers to return. */
+static bool
+undecoded(struct pd_pkt *o, int reason, uint16_t what)
+{
+	o->undecoded = (uint8_t)reason;
+	o->what = what;
+	return false;
+}
+
+/* A tunnel's inner packet replaces what the outer headers filled in. */
+static bool
+inner(struct pd_pkt *o, int depth)
+{
+	if (depth + 1 > PD_PKT_DEPTH)
+		return undecoded(o, PD_UNDEC_DEPTH, 0);
+	memset(o, 0, sizeof(*o));
+	return true;
+}
 
 bool
 pd_linktype_known(int lt)
@@ -45,10 +99,32 @@ ethernet(struct pd_cursor *c, uint32_t frame_left, int depth,
 	    depth, o);
 }
 
+/* FNV-1a over the segment as captured, TCP header on: two copies of one
+ * IP packet hash the same; a retransmission differs in its checksum,
+ * ACK, window or timestamps almost always.  The first HASH_BYTES are
+ * enough (the header and the start of the data), and keep a 64 KB
+ * super-packet from costing 64 KB of hashing. */
+#define HASH_BYTES 256
+
+static uint32_t
+segment_hash(const struct pd_cursor *c, size_t start, uint32_t ip_payload)
+{
+	uint32_t n = ip_payload < HASH_BYTES ? ip_payload : HASH_BYTES;
+	size_t end = start >= c->len ? start : c->len - start < n ? c->len :
+	    start + n;
+	uint32_t h = 2166136261u;
+
+	for (size_t i = start; i < end; i++)
+		h = (h ^ c->p[i]) * 16777619u;
+	return h;
+}
+
 static bool
 tcp(struct pd_cursor *c, uint32_t ip_payload, struct pd_pkt *o)
 {
 	size_t start = c->pos;
+
+	o->tcp_hash = segment_hash(c, start, ip_payload);
 
 	o->sport = pd_cursor_be16(c);
 	o->dport = pd_cursor_be16(c);
@@ -88,20 +164,178 @@ tcp(struct pd_cursor *c, uint32_t ip_payload, struct pd_pkt *o)
 	return true;
 }
 
+/* MPLS: labels up to the bottom of the stack, then IP by its version
+ * nibble (a pseudowire's control word or Ethernet is not guessed). */
 static bool
-udp_vxlan(struct pd_cursor *c, uint32_t ip_payload, int depth,
+mpls(struct pd_cursor *c, uint32_t left, int depth, struct pd_pkt *o)
+{
+	for (int i = 0; i < MPLS_LABELS; i++) {
+		uint32_t label = pd_cursor_be32(c);
+
+		if (!pd_cursor_ok(c) || left < 4)
+			return undecoded(o, PD_UNDEC_SHORT, 0);
+		left -= 4;
+		if (!(label & 0x100))
+			continue;
+		if (pd_cursor_left(c) < 1)
+			return undecoded(o, PD_UNDEC_SHORT, 0);
+		uint8_t v = c->p[c->pos] >> 4;
+
+		if (v == 4 || v == 6)
+			return l3(c, v == 4 ? ETH_IPV4 : ETH_IPV6, left, depth, o);
+		return undecoded(o, PD_UNDEC_TUNNEL, ETH_MPLS);
+	}
+	return undecoded(o, PD_UNDEC_TUNNEL, ETH_MPLS);
+}
+
+/* The payload of a tunnel, by the ethertype its header names. */
+static bool
+tunnel_payload(struct pd_cursor *c, uint16_t type, uint32_t left, int depth,
     struct pd_pkt *o)
+{
+	if (!inner(o, depth))
+		return false;
+	if (type == ETH_TEB)
+		return ethernet(c, left, depth + 1, o);
+	return l3(c, type, left, depth + 1, o);
+}
+
+static bool
+udp(struct pd_cursor *c, uint32_t ip_payload, int depth, struct pd_pkt *o)
 {
 	pd_cursor_skip(c, 2);
 	uint16_t dport = pd_cursor_be16(c);
 
 	pd_cursor_skip(c, 4);
-	if (!pd_cursor_ok(c) || dport != VXLAN_PORT || depth > 0 ||
-	    ip_payload < 16)
+	if (!pd_cursor_ok(c) || ip_payload < 8)
+		return false;	/* UDP is not TCP: nothing undecoded */
+	uint32_t left = ip_payload - 8;
+
+	if (dport == VXLAN_PORT) {
+		pd_cursor_skip(c, 8);
+		if (!pd_cursor_ok(c) || left < 8)
+			return undecoded(o, PD_UNDEC_SHORT, 0);
+		return tunnel_payload(c, ETH_TEB, left - 8, depth, o);
+	}
+	if (dport == GENEVE_PORT) {
+		uint8_t vopt = pd_cursor_u8(c);
+
+		pd_cursor_skip(c, 1);
+		uint16_t type = pd_cursor_be16(c);
+		uint32_t hlen = 8 + (uint32_t)(vopt & 0x3f) * 4;
+
+		pd_cursor_skip(c, hlen - 4);
+		if (!pd_cursor_ok(c) || left < hlen || (vopt >> 6) != 0)
+			return undecoded(o, PD_UNDEC_TUNNEL, GENEVE_PORT);
+		return tunnel_payload(c, type, left - hlen, depth, o);
+	}
+	if (dport == MPLS_UDP_PORT)
+		return inner(o, depth) && mpls(c, left, depth + 1, o);
+	return false;
+}
+
+/* ERSPAN type II (8 bytes) and III (12, and 8 more with the O flag)
+ * headers before the mirrored frame; type III's frame type 0 is
+ * Ethernet, 2 an IP packet. */
+static bool
+erspan(struct pd_cursor *c, uint16_t type, uint32_t left, int depth,
+    struct pd_pkt *o)
+{
+	uint32_t hlen = type == ETH_ERSPAN2 ? 8 : 12;
+	const uint8_t *h = pd_cursor_bytes(c, hlen);
+
+	if (!h || left < hlen)
+		return undecoded(o, PD_UNDEC_SHORT, 0);
+	left -= hlen;
+	if (type == ETH_ERSPAN2)
+		return tunnel_payload(c, ETH_TEB, left, depth, o);
+	unsigned ft = (h[10] >> 2) & 0x1f;
+
+	if (h[11] & 1) {	/* platform-specific subheader */
+		pd_cursor_skip(c, 8);
+		if (!pd_cursor_ok(c) || left < 8)
+			return undecoded(o, PD_UNDEC_SHORT, 0);
+		left -= 8;
+	}
+	if (ft == 0)
+		return tunnel_payload(c, ETH_TEB, left, depth, o);
+	if (ft == 2 && pd_cursor_left(c) >= 1)
+		return tunnel_payload(c, c->p[c->pos] >> 4 == 6 ? ETH_IPV6 :
+		    ETH_IPV4, left, depth, o);
+	return undecoded(o, PD_UNDEC_TUNNEL, type);
+}
+
+/* GRE version 0: checksum, key and sequence words as the flags say;
+ * without a sequence number, 0x88be is ERSPAN type I (no header). */
+static bool
+gre(struct pd_cursor *c, uint32_t left, int depth, struct pd_pkt *o)
+{
+	uint16_t flags = pd_cursor_be16(c), type = pd_cursor_be16(c);
+	uint32_t hlen = 4 + ((flags & 0x8000) ? 4 : 0) +
+	    ((flags & 0x2000) ? 4 : 0) + ((flags & 0x1000) ? 4 : 0);
+
+	pd_cursor_skip(c, hlen - 4);
+	if (!pd_cursor_ok(c) || left < hlen)
+		return undecoded(o, PD_UNDEC_SHORT, 0);
+	if ((flags & 7) != 0)	/* version 1 is PPTP's PPP */
+		return undecoded(o, PD_UNDEC_TUNNEL, type);
+	left -= hlen;
+	if (type == ETH_ERSPAN2 && !(flags & 0x1000))
+		return tunnel_payload(c, ETH_TEB, left, depth, o);
+	if (type == ETH_ERSPAN2 || type == ETH_ERSPAN3)
+		return erspan(c, type, left, depth, o);
+	if (type == ETH_MPLS || type == ETH_MPLS_MC)
+		return inner(o, depth) && mpls(c, left, depth + 1, o);
+	if (type == ETH_WCCP) {	/* a redirect header, then IPv4 */
+		pd_cursor_skip(c, 4);
+		if (!pd_cursor_ok(c) || left < 4)
+			return undecoded(o, PD_UNDEC_SHORT, 0);
+		return tunnel_payload(c, ETH_IPV4, left - 4, depth, o);
+	}
+	return tunnel_payload(c, type, left, depth, o);
+}
+
+/* Authentication Header: no encryption, so what it carries is read. */
+static bool
+ah(struct pd_cursor *c, uint32_t *left, uint8_t *proto)
+{
+	uint8_t next = pd_cursor_u8(c), hl = pd_cursor_u8(c);
+	uint32_t len = ((uint32_t)hl + 2) * 4;
+
+	pd_cursor_skip(c, len - 2);
+	if (!pd_cursor_ok(c) || *left < len)
 		return false;
-	pd_cursor_skip(c, 8);	/* VXLAN header */
-	memset(o, 0, sizeof(*o));
-	return pd_cursor_ok(c) && ethernet(c, ip_payload - 16, depth + 1, o);
+	*left -= len;
+	*proto = next;
+	return true;
+}
+
+/* What an IP packet carries, after its headers: left bytes of it. */
+static bool
+ip_payload(struct pd_cursor *c, uint8_t proto, uint32_t left, int depth,
+    struct pd_pkt *o)
+{
+	o->proto = proto;
+	switch (proto) {
+	case 6:
+		return tcp(c, left, o) || undecoded(o, PD_UNDEC_SHORT, 0);
+	case 17:
+		return udp(c, left, depth, o);
+	case 47:
+		return gre(c, left, depth, o);
+	case 4:
+		return tunnel_payload(c, ETH_IPV4, left, depth, o);
+	case 41:
+		return tunnel_payload(c, ETH_IPV6, left, depth, o);
+	case 50:
+		return undecoded(o, PD_UNDEC_ESP, 0);
+	case 51:
+		/* one AH; a second one would be no real packet */
+		return ah(c, &left, &proto) && proto != 51 ? ip_payload(c,
+		    proto, left, depth, o) : undecoded(o, PD_UNDEC_SHORT, 0);
+	default:
+		return false;	/* ICMP and the like: not TCP */
+	}
 }
 
 static bool
@@ -122,29 +356,28 @@ ipv4(struct pd_cursor *c, uint32_t frame_left, int depth, struct pd_pkt *o)
 	uint32_t ihl = (uint32_t)(vihl & 0x0f) * 4;
 
 	if (!pd_cursor_ok(c) || (vihl >> 4) != 4 || ihl < 20)
-		return false;
+		return undecoded(o, PD_UNDEC_SHORT, 0);
 	pd_cursor_skip(c, ihl - 20);
 	o->family = 4;
 	memcpy(o->src, src, 4);
 	memcpy(o->dst, dst, 4);
+	/* a fragment, first or later, holds part of a segment: counted as
+	 * a fragment, not reassembled */
+	if (frag & 0x3fff)
+		return undecoded(o, PD_UNDEC_FRAGMENT, 0);
 	if (total == 0) {	/* TSO: the frame's length is the packet's */
 		o->length_from_frame = true;
 		if (frame_left < ihl)
-			return false;
-		return o->proto == 6 && (frag & 0x1fff) == 0 &&
-		    tcp(c, frame_left - ihl, o);
+			return undecoded(o, PD_UNDEC_SHORT, 0);
+		return o->proto == 6 && tcp(c, frame_left - ihl, o);
 	}
-	if (total < ihl || (frag & 0x1fff) != 0)
-		return false;	/* later fragments carry no TCP header */
+	if (total < ihl)
+		return undecoded(o, PD_UNDEC_SHORT, 0);
 	/* a frame shorter on the wire than its IP length claims holds only
 	 * what it holds (tshark does the same) */
 	if (frame_left >= ihl && total > frame_left)
 		total = (uint16_t)frame_left;
-	if (o->proto == 6)
-		return tcp(c, total - ihl, o);
-	if (o->proto == 17)
-		return udp_vxlan(c, total - ihl, depth, o);
-	return false;
+	return ip_payload(c, o->proto, total - ihl, depth, o);
 }
 
 static bool
@@ -160,7 +393,7 @@ ipv6(struct pd_cursor *c, uint32_t frame_left, int depth, struct pd_pkt *o)
 	const uint8_t *src = pd_cursor_bytes(c, 16), *dst = pd_cursor_bytes(c, 16);
 
 	if (!pd_cursor_ok(c) || (v >> 4) != 6)
-		return false;
+		return undecoded(o, PD_UNDEC_SHORT, 0);
 	o->family = 6;
 	memcpy(o->src, src, 16);
 	memcpy(o->dst, dst, 16);
@@ -178,8 +411,8 @@ ipv6(struct pd_cursor *c, uint32_t frame_left, int depth, struct pd_pkt *o)
 		if (next == 44) {
 			uint16_t off = pd_cursor_be16(c);
 
-			if (off & 0xfff8)
-				return false;	/* not the first fragment */
+			if (off & 0xfff9)	/* offset or more to come */
+				return undecoded(o, PD_UNDEC_FRAGMENT, 0);
 		}
 		if (next == 0) {	/* hop-by-hop: look for Jumbo */
 			while (c->pos < start + len && pd_cursor_ok(c)) {
@@ -196,7 +429,7 @@ ipv6(struct pd_cursor *c, uint32_t frame_left, int depth, struct pd_pkt *o)
 			}
 		}
 		if (!pd_cursor_ok(c) || c->pos > start + len)
-			return false;
+			return undecoded(o, PD_UNDEC_SHORT, 0);
 		pd_cursor_skip(c, start + len - c->pos);
 		used += len;
 		next = nh;
@@ -209,12 +442,8 @@ ipv6(struct pd_cursor *c, uint32_t frame_left, int depth, struct pd_pkt *o)
 	if (frame_left > 40 && plen > frame_left - 40)
 		plen = frame_left - 40;
 	if (plen < used)
-		return false;
-	if (next == 6)
-		return tcp(c, plen - used, o);
-	if (next == 17)
-		return udp_vxlan(c, plen - used, depth, o);
-	return false;
+		return undecoded(o, PD_UNDEC_SHORT, 0);
+	return ip_payload(c, next, plen - used, depth, o);
 }
 
 static bool
@@ -225,7 +454,27 @@ l3(struct pd_cursor *c, uint16_t ethertype, uint32_t frame_left, int depth,
 		return ipv4(c, frame_left, depth, o);
 	if (ethertype == ETH_IPV6)
 		return ipv6(c, frame_left, depth, o);
-	return false;
+	if (ethertype == ETH_MPLS || ethertype == ETH_MPLS_MC)
+		return mpls(c, frame_left, depth, o);
+	if (ethertype == ETH_PPPOE) {
+		/* version/type, code, session, length, then PPP's protocol;
+		 * the session's length bounds the IP packet, as in tshark */
+		pd_cursor_skip(c, 4);
+		uint16_t plen = pd_cursor_be16(c), ppp = pd_cursor_be16(c);
+
+		if (!pd_cursor_ok(c) || frame_left < 8 || plen < 2)
+			return undecoded(o, PD_UNDEC_SHORT, 0);
+		uint32_t left = frame_left - 8 < plen - 2u ? frame_left - 8 :
+		    plen - 2u;
+
+		if (ppp == 0x0021 || ppp == 0x0057)
+			return l3(c, ppp == 0x0021 ? ETH_IPV4 : ETH_IPV6, left,
+			    depth, o);
+		return false;	/* LCP, IPCP and the like: no data */
+	}
+	if (ethertype == 0x0806 || ethertype == 0x8863 || ethertype < 0x0600)
+		return false;	/* ARP, PPPoE discovery, 802.3 lengths: no IP */
+	return undecoded(o, PD_UNDEC_ETHERTYPE, ethertype);
 }
 
 bool

@@ -1,6 +1,8 @@
 /* One captured frame decoded down to TCP: L2 (Ethernet with VLAN/QinQ,
- * Linux cooked v1/v2, raw IP, BSD loopback), IPv4/IPv6 (extension
- * headers, the Jumbo option of BIG TCP), VXLAN once, TCP with options.
+ * PPPoE, MPLS, Linux cooked v1/v2, raw IP, BSD loopback), IPv4/IPv6
+ * (options, AH, extension headers, the Jumbo option of BIG TCP),
+ * tunnels (GRE with ERSPAN II/III, IP in IP, VXLAN, Geneve, MPLS over
+ * UDP) nested up to PD_PKT_DEPTH deep, TCP with options.
  * The payload length comes from the IP lengths, so frames cut by the
  * snap length still count in full; TSO/GSO super-packets (IPv4 total
  * length 0, IPv6 jumbo or payload length 0) take their length from the
@@ -10,6 +12,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#define PD_PKT_DEPTH 4	/* tunnels inside tunnels decoded */
 
 enum pd_linktype {
 	PD_LINK_NULL = 0, PD_LINK_ETHERNET = 1, PD_LINK_RAW_12 = 12,
@@ -22,6 +26,13 @@ enum pd_linktype {
 #define PD_TCP_RST 0x04
 #define PD_TCP_ACK 0x10
 
+/* Why a frame was not analysed as TCP (none: decoded, or a protocol
+ * that is not TCP, such as UDP, ICMP or ARP). */
+enum pd_undecoded {
+	PD_UNDEC_NONE, PD_UNDEC_FRAGMENT, PD_UNDEC_ESP, PD_UNDEC_ETHERTYPE,
+	PD_UNDEC_TUNNEL, PD_UNDEC_DEPTH, PD_UNDEC_SHORT, PD_UNDEC_N
+};
+
 struct pd_pkt {
 	uint8_t family;		/* 4 or 6; 0: not IP */
 	uint8_t proto;		/* IP protocol; 6 is TCP */
@@ -33,8 +44,14 @@ struct pd_pkt {
 	uint16_t mss;		/* MSS option, 0 when absent */
 	uint32_t payload;	/* TCP payload bytes, from IP lengths */
 	uint16_t ip_id;
+	uint32_t tcp_hash;	/* of the TCP header and captured payload */
 	bool length_from_frame;	/* IPv4 total length 0 or IPv6 jumbo: TSO */
+	uint8_t undecoded;	/* enum pd_undecoded, when false is returned */
+	uint16_t what;		/* the ethertype or protocol not decoded */
 };
+
+/* What a pd_undecoded reason says, for notes. */
+const char *pd_undecoded_why(int reason);
 
 /* Decodes a frame; true when it is a TCP segment (out filled). */
 bool pd_pkt_decode(int linktype, const uint8_t *p, uint32_t caplen,

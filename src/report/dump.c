@@ -249,11 +249,12 @@ dump_capture(FILE *out, const struct pd_capture *c)
 	    (unsigned long long)c->tcp_payload_bytes,
 	    (unsigned long long)c->undecoded, c->first_ts, c->last_ts);
 	fprintf(out, "    retransmitted %llu (%llu bytes), duplicates %llu, "
-	    "unseen %llu, keep-alives %llu, window probes %llu, "
-	    "super-packets %llu\n",
+	    "out of order %llu, unseen %llu, keep-alives %llu, window "
+	    "probes %llu, super-packets %llu\n",
 	    (unsigned long long)c->retrans_segs,
 	    (unsigned long long)c->retrans_bytes,
 	    (unsigned long long)c->dup_segs,
+	    (unsigned long long)c->ooo_segs,
 	    (unsigned long long)c->unseen_segs,
 	    (unsigned long long)c->keepalives,
 	    (unsigned long long)c->window_probes,

@@ -188,6 +188,8 @@ capture(const struct pd_host *h, const struct pd_capture *c)
 	    json_integer((json_int_t)c->retrans_bytes));
 	json_object_set_new(o, "capture_duplicates",
 	    json_integer((json_int_t)c->dup_segs));
+	json_object_set_new(o, "out_of_order",
+	    json_integer((json_int_t)c->ooo_segs));
 	json_object_set_new(o, "unseen_segments",
 	    json_integer((json_int_t)c->unseen_segs));
 	json_object_set_new(o, "super_packets",

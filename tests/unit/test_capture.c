@@ -104,8 +104,23 @@ test_retransmissions_and_duplicates(void **state)
 	 * segment they repeat */
 	parsed_corpus(&p, "pcap-generated/gsogen-loss1pct-enp3s0-retrans.pcap");
 	c = only_capture(&p);
-	assert_int_equal(c->retrans_segs, 530);
+	assert_int_equal(c->retrans_segs, 514);
+	assert_int_equal(c->ooo_segs, 16);
 	assert_int_equal(c->dup_segs, 0);
+	parsed_free(&p);
+	/* tshark: 56 retransmissions, 52 out of order */
+	parsed_corpus(&p, "pcap/zeek-http-206-zerowindow-retrans-ooo.pcap");
+	c = only_capture(&p);
+	assert_int_equal(c->retrans_segs, 56);
+	assert_int_equal(c->ooo_segs, 52);
+	parsed_free(&p);
+	/* tshark 4.0: 187 retransmissions, 8 of them spurious (already
+	 * acknowledged, 35 us after the highest sequence moved on, within
+	 * the 44 us handshake), none out of order */
+	parsed_read(&p, "samples/bundles/gx10-before/pcap/nic2.pcap");
+	c = only_capture(&p);
+	assert_int_equal(c->retrans_segs, 187);
+	assert_int_equal(c->ooo_segs, 0);
 	parsed_free(&p);
 	/* tshark flags 470 "retransmissions" and 15 out-of-order segments
 	 * that are the capture hardware's duplicates (same IP ID, under a
@@ -123,6 +138,20 @@ test_retransmissions_and_duplicates(void **state)
 	parsed_free(&p);
 	parsed_corpus(&p, "pcap/tcpdump-ssh-session-with-retransmission.pcap");
 	assert_int_equal(only_capture(&p)->retrans_segs, 1);
+	parsed_free(&p);
+}
+
+/* The same sequence and IP ID within a millisecond is no copy when the
+ * bytes differ: a SYN and then a FIN (tshark: 1 retransmission) */
+static void
+test_duplicate_needs_same_bytes(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_read(&p, "tests/data-capture/zeek-tcp-syn-then-fin-same-ip-id.pcap");
+	assert_int_equal(only_capture(&p)->retrans_segs, 1);
+	assert_int_equal(only_capture(&p)->dup_segs, 0);
 	parsed_free(&p);
 }
 
@@ -514,6 +543,109 @@ test_pause_rule(void **state)
 	parsed_free(&p);
 }
 
+/* libpcap's own test files that it rejects (tests/data-capture), and a
+ * file of three interfaces, one without packets */
+static void
+test_pcapng_checked_like_libpcap(void **state)
+{
+	struct parsed p;
+	const struct pd_capture *c;
+
+	(void)state;
+	/* libpcap: "unsupported pcapng savefile version 0.1"; tshark too */
+	parsed_read(&p, "tests/data-capture/pcapng-invalid-vers-1.pcapng");
+	assert_int_equal(p.cov.members->diag.worst, PD_FAILED);
+	assert_true(has_note(p.cov.members, "pcapng.version"));
+	assert_null(p.m->hosts ? p.m->hosts->captures : NULL);
+	parsed_free(&p);
+	/* libpcap: "block total length in header and trailer don't
+	 * match"; tshark: "Not enough data to handle option" */
+	parsed_read(&p, "tests/data-capture/shb-option-too-long.pcapng");
+	assert_true(has_note(p.cov.members, "pcapng.bad-block"));
+	assert_int_equal(p.cov.members->diag.worst, PD_WARN);
+	parsed_free(&p);
+	/* tshark: 4 frames on interface 0, 1 on interface 1, none on 2 */
+	parsed_read(&p, "tests/data-capture/pcapng-test100-three-interfaces.pcapng");
+	assert_int_equal(p.cov.members->diag.worst, PD_OK);
+	unsigned n = 0;
+	uint64_t want[] = { 4, 1, 0 }, got[3] = { 9, 9, 9 };
+
+	for (c = p.m->hosts->captures; c; c = c->next, n++)
+		if (n < 3)
+			got[n] = c->packets;
+	assert_int_equal(n, 3);
+	assert_memory_equal(got, want, sizeof(want));
+	parsed_free(&p);
+}
+
+static const struct pd_member_result *
+note_text(const struct parsed *p, const char *id, const char *text)
+{
+	const struct pd_member_result *r = p->cov.members;
+
+	for (const struct pd_note *n = r->diag.notes; n; n = n->next)
+		if (strcmp(n->id, id) == 0 && strstr(n->msg, text))
+			return r;
+	fail_msg("no note %s with '%s'", id, text);
+	return NULL;
+}
+
+/* Tunnels and encapsulations of other projects' test suites
+ * (tests/data-capture); tshark's figures from tests/golden/tshark too */
+static void
+test_encapsulations(void **state)
+{
+	static const struct {
+		const char *file;
+		uint64_t segs, bytes;
+	} cases[] = {
+		{ "zeek-pppoe-over-qinq.pcap", 86, 34520 },
+		{ "zeek-mixed-vlan-mpls.pcap", 47, 12979 },
+		{ "zeek-gre-sample.pcap", 22, 2623 },
+		{ "tcpdump-geneve.pcap", 33, 4396 },
+		{ "tcpdump-wccp-redirect-gre.pcap", 1, 188 },
+	};
+	char path[256];
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(cases); i++) {
+		struct parsed p;
+
+		snprintf(path, sizeof(path), "tests/data-capture/%s",
+		    cases[i].file);
+		parsed_read(&p, path);
+		const struct pd_capture *c = only_capture(&p);
+
+		if (c->tcp_segments != cases[i].segs ||
+		    c->tcp_payload_bytes != cases[i].bytes)
+			fail_msg("%s: %llu segments, %llu bytes", cases[i].file,
+			    (unsigned long long)c->tcp_segments,
+			    (unsigned long long)c->tcp_payload_bytes);
+		assert_false(has_note(p.cov.members, "capture.not-decoded"));
+		parsed_free(&p);
+	}
+}
+
+static void
+test_not_decoded_noted(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_read(&p, "tests/data-capture/zeek-ip6-esp.pcap");
+	note_text(&p, "capture.not-decoded",
+	    "120 packets not decoded: ESP (encrypted)");
+	assert_int_equal(only_capture(&p)->tcp_segments, 0);
+	parsed_free(&p);
+	/* tshark reassembles 3 segments of 69 bytes from 6 frames; the 4
+	 * fragments are counted as such, the 2 whole segments as TCP */
+	parsed_read(&p, "tests/data-capture/zeek-ipv4-fragmented-4.pcap");
+	note_text(&p, "capture.not-decoded",
+	    "4 packets not decoded: IP fragments (not reassembled)");
+	assert_int_equal(only_capture(&p)->tcp_segments, 2);
+	parsed_free(&p);
+}
+
 int
 test_group_capture(void)
 {
@@ -530,6 +662,10 @@ test_group_capture(void)
 		cmocka_unit_test(test_decoder_link_types),
 		cmocka_unit_test(test_gso_rule),
 		cmocka_unit_test(test_pause_rule),
+		cmocka_unit_test(test_pcapng_checked_like_libpcap),
+		cmocka_unit_test(test_encapsulations),
+		cmocka_unit_test(test_duplicate_needs_same_bytes),
+		cmocka_unit_test(test_not_decoded_noted),
 	};
 	return cmocka_run_group_tests_name("capture", tests, NULL, NULL);
 }
