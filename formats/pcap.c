@@ -37,6 +37,58 @@ bid_pcap(const struct pd_member *m)
 	return 0;
 }
 
+/* The snap length as the file header declares it: libpcap replaces 0
+ * and values past its own maximum, so the member would say nothing. */
+#define SNAPLEN_SANE (1u << 18)	/* libpcap's MAXIMUM_SNAPLEN, 262144 */
+
+static uint32_t
+field(const uint8_t *b, bool le)
+{
+	return le ? (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+	    (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24 :
+	    (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 |
+	    (uint32_t)b[0] << 24;
+}
+
+/* Records longer than the declared snap length, among those whole in
+ * the member's head: libpcap cuts them to the snap length without a
+ * word, so only the raw record headers show it. */
+static uint64_t
+over_snaplen(const struct pd_member *m, uint32_t declared)
+{
+	bool le = m->head[0] == 0xd4 || m->head[0] == 0x4d;
+	uint64_t over = 0;
+	size_t o = 24;
+
+	if (declared == 0 || declared > SNAPLEN_SANE)
+		return 0;
+	while (o <= m->head_len && m->head_len - o >= 16) {
+		uint32_t caplen = field(m->head + o + 8, le);
+
+		over += caplen > declared;
+		if (caplen > m->head_len - o - 16)
+			break;
+		o += 16 + caplen;
+	}
+	return over;
+}
+
+static void
+snaplen_notes(struct pd_diag *d, uint32_t declared, uint32_t used,
+    uint64_t over)
+{
+	if (declared == 0 || declared > SNAPLEN_SANE)
+		pd_diag_note(d, PD_WARN, "pcap.snaplen", 0, "the header declares "
+		    "a snap length of %u bytes; it was read as %u", declared,
+		    used);
+	if (over)
+		pd_diag_note(d, PD_WARN, "pcap.caplen", 0, "%llu packet%s at "
+		    "the start carry more bytes than the header's snap length "
+		    "(%u), which libpcap cuts them to: the file was written by "
+		    "something other than libpcap, or edited",
+		    (unsigned long long)over, over == 1 ? "" : "s", declared);
+}
+
 static enum pd_status
 parse_pcap(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
@@ -78,7 +130,10 @@ parse_pcap(const struct pd_member *m, struct pd_input *in,
 		    pcap_datalink_val_to_name(lt) ?
 		    pcap_datalink_val_to_name(lt) : "?");
 	struct pd_capture_state *st = pd_capture_begin(cap);
+	uint32_t declared = field(m->head + 16, m->head[0] == 0xd4 ||
+	    m->head[0] == 0x4d);
 
+	snaplen_notes(d, declared, cap->snaplen, over_snaplen(m, declared));
 	while ((r = pcap_next_ex(p, &hdr, &data)) == 1)
 		pd_capture_packet(st, hdr->ts.tv_sec + hdr->ts.tv_usec / 1e9,
 		    lt, data, hdr->caplen, hdr->len);

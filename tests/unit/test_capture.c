@@ -646,10 +646,70 @@ test_not_decoded_noted(void **state)
 	parsed_free(&p);
 }
 
+/* A classic pcap whose header declares snaplen and holds one 54-byte
+ * TCP packet (twice when two). */
+static size_t
+odd_pcap(unsigned char *b, uint32_t snaplen, int n)
+{
+	static const unsigned char hdr[24] = { 0xd4, 0xc3, 0xb2, 0xa1, 2, 0,
+		4, 0 };
+	size_t o = 24;
+
+	memcpy(b, hdr, 24);
+	b[16] = (unsigned char)snaplen;
+	b[17] = (unsigned char)(snaplen >> 8);
+	b[18] = (unsigned char)(snaplen >> 16);
+	b[19] = (unsigned char)(snaplen >> 24);
+	b[20] = 1;	/* Ethernet */
+	for (int k = 0; k < n; k++) {
+		memset(b + o, 0, 16 + 54);
+		b[o] = 1;
+		b[o + 8] = b[o + 12] = 54;
+		b[o + 16 + 12] = 0x08;
+		b[o + 16 + 14] = 0x45;
+		b[o + 16 + 17] = 40;
+		b[o + 16 + 22] = 64;
+		b[o + 16 + 23] = 6;
+		b[o + 16 + 46] = 0x50;
+		o += 16 + 54;
+	}
+	return o;
+}
+
+/* Snap lengths libpcap replaces or records it cuts are said, not
+ * silently read. */
+static void
+test_snaplen_notes(void **state)
+{
+	unsigned char b[256];
+	struct parsed p;
+	static const struct { uint32_t snaplen; const char *id; } cases[] = {
+		{ 0, "pcap.snaplen" }, { 1u << 31, "pcap.snaplen" },
+		{ 20, "pcap.caplen" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(cases); i++) {
+		size_t n = odd_pcap(b, cases[i].snaplen, 2);
+
+		parsed_read_memory(&p, b, n, "pcap/eth0.pcap");
+		assert_true(has_note(p.cov.members, cases[i].id));
+		parsed_free(&p);
+	}
+	size_t n = odd_pcap(b, 65535, 2);
+
+	parsed_read_memory(&p, b, n, "pcap/eth0.pcap");
+	assert_false(has_note(p.cov.members, "pcap.snaplen"));
+	assert_false(has_note(p.cov.members, "pcap.caplen"));
+	assert_int_equal(p.m->hosts->captures->packets, 2);
+	parsed_free(&p);
+}
+
 int
 test_group_capture(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_snaplen_notes),
 		cmocka_unit_test(test_corpus_captures),
 		cmocka_unit_test(test_histograms_match_tshark),
 		cmocka_unit_test(test_retransmissions_and_duplicates),
