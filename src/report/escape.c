@@ -53,6 +53,24 @@ utf8_len(const unsigned char *p)
 	return n;
 }
 
+/* A control at p of a valid sequence of n bytes: C0 but tab, DEL, C1,
+ * and the bidirectional marks, embeddings, overrides and isolates
+ * (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069) that reorder what a
+ * terminal or browser shows around them. */
+static bool
+control(const unsigned char *p, size_t n)
+{
+	if (n == 1)
+		return (*p < 0x20 && *p != '\t') || *p == 0x7f;
+	if (n == 2)
+		return p[0] == 0xc2 && p[1] < 0xa0;
+	if (n == 3 && p[0] == 0xe2 && p[1] == 0x80)
+		return p[2] == 0x8e || p[2] == 0x8f ||
+		    (p[2] >= 0xaa && p[2] <= 0xae);
+	return n == 3 && p[0] == 0xe2 && p[1] == 0x81 && p[2] >= 0xa6 &&
+	    p[2] <= 0xa9;
+}
+
 static char *
 hex(char *o, unsigned char c)
 {
@@ -95,10 +113,7 @@ escape_into(char *o, const unsigned char *s, const struct esc_out *e)
 {
 	for (const unsigned char *p = s; *p;) {
 		size_t n = utf8_len(p);
-		bool ctl = (*p < 0x20 && *p != '\t') || *p == 0x7f ||
-		    (n == 2 && p[0] == 0xc2 && p[1] < 0xa0);
-
-		if (n == 0 || (ctl && e->controls)) {
+		if (n == 0 || (e->controls && control(p, n))) {
 			for (size_t i = 0; i < (n ? n : 1); i++)
 				o = hex(o, p[i]);
 			p += n ? n : 1;

@@ -5,8 +5,10 @@
  *
  *   all outputs  a byte that is not part of valid UTF-8 becomes the text
  *                \xNN (two lower-case hex digits)
- *   term, dump   control bytes other than tab (0x00-0x1f, 0x7f) and the
- *                C1 controls (U+0080-U+009F) become \xNN per byte
+ *   term, dump   control bytes other than tab (0x00-0x1f, 0x7f), the
+ *                C1 controls (U+0080-U+009F) and the bidirectional
+ *                controls (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069)
+ *                become \xNN per byte
  *   md text      as term, and a backslash before \ ` * [ ] | ~, before
  *                < that opens a tag or autolink (a letter, / ! ?), & that
  *                opens an entity (a letter, #), _ not between two word

@@ -39,6 +39,9 @@ test_term(void **state)
 		{ "overlong \xc0\xaf", "overlong \\xc0\\xaf" },
 		{ "surrogate \xed\xa0\x80", "surrogate \\xed\\xa0\\x80" },
 		{ "cut \xe2\x82", "cut \\xe2\\x82" },
+		{ "rlo \xe2\x80\xae" "fdp.exe", "rlo \\xe2\\x80\\xaefdp.exe" },
+		{ "isolate \xe2\x81\xa6", "isolate \\xe2\\x81\\xa6" },
+		{ "dash \xe2\x80\x94", "dash \xe2\x80\x94" },
 		{ NULL, "" },
 	};
 
