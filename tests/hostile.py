@@ -22,6 +22,8 @@ IMG = b"<img src=x onerror=alert(1)>"
 LINK = b"[x](http://evil.example)"
 # an interface name has no '/', '.' or blank, so a shorter link
 EVIL_IF = b"nic6*[x](http:evil)<b>"
+# a capture's interface name from its path: 15 bytes, no blank or ':'
+EVIL_CAP = b"c\x7f[x](h:e)<i>"
 NAMES = [
     b"notes/" + ESC + b"bell.txt",
     b"notes/" + IMG + b".txt",
@@ -64,6 +66,10 @@ def make(base, out):
                 with open(path, "rb") as fh:
                     name, data = member(rel, fh.read())
                 add(tar, name, data)
+        pcap = os.path.join(base, "pcap", "nic2.pcap")
+        if os.path.exists(pcap):	# a capture named for its interface
+            with open(pcap, "rb") as fh:
+                add(tar, b"pcap/" + EVIL_CAP + b".pcap", fh.read())
         for n in NAMES:
             add(tar, n, b"a note\n")
         add(tar, b"", b"a member without a name\n")
@@ -98,6 +104,8 @@ def check_md(text):
            "md-shows-escape-as-text")
     result(b"\\xff" in text, "md-shows-invalid-byte")
     result(b"empty name" in text, "md-notes-empty-name")
+    result(b"**Capture: c\\x7f\\[x\\](h:e)\\<i>**" in text,
+           "md-capture-interface-escaped")
 
 
 def check_json(text):
@@ -136,6 +144,9 @@ def main():
     else:
         no_controls(kind, text)
         result(b"\\x1b[2J\\x07" in text, kind + "-shows-escape-as-text")
+        cap = b"capture c" if kind == "term" else b"interface c"
+        result(cap + b"\\x7f[x](h:e)<i>" in text,
+               kind + "-capture-interface-escaped")
 
 
 main()
