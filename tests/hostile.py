@@ -4,8 +4,10 @@
   hostile.py make BASE-DIR OUT.tar    the bundle: BASE-DIR's members with
                                       interface nic6 renamed to a name with
                                       an escape sequence and Markdown link,
-                                      uname and cmdline with the same, and
-                                      members named with them, 0xff and NULs
+                                      uname and cmdline with the same, a
+                                      capture named with DEL and Markdown,
+                                      and members named with them, 0xff and
+                                      NULs
   hostile.py check md|term|model|json FILE
                                       one "ok"/"not ok" line per check
 (tests/cli.sh runs both)

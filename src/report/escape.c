@@ -10,7 +10,7 @@
 
 struct esc_out {
 	const char *name;
-	bool controls;		/* control bytes and C1 as \xNN */
+	bool controls;		/* control() as \xNN */
 	bool markdown;		/* Markdown and HTML metacharacters */
 };
 
@@ -113,6 +113,7 @@ escape_into(char *o, const unsigned char *s, const struct esc_out *e)
 {
 	for (const unsigned char *p = s; *p;) {
 		size_t n = utf8_len(p);
+
 		if (n == 0 || (e->controls && control(p, n))) {
 			for (size_t i = 0; i < (n ? n : 1); i++)
 				o = hex(o, p[i]);
