@@ -15,6 +15,7 @@
 #include "pathdoctor/rule.h"
 #include "pathdoctor/text.h"
 #include "report/dump.h"
+#include "report/escape.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_BUNDLE = 3,
 	EXIT_NOTHING = 4 };
@@ -310,7 +311,8 @@ run(const struct config *cfg, const char *bundle)
 
 	pd_findings_init(&fs, pd_model_arena(m));
 	if (pd_bundle_read(bundle, &cfg->lim, m, &cov, err, sizeof(err)) != 0) {
-		fprintf(stderr, "pathdoctor: %s\n", err);
+		fprintf(stderr, "pathdoctor: %s\n",
+		    pd_term_text(pd_model_arena(m), err));
 		rc = EXIT_BUNDLE;
 		goto out;
 	}

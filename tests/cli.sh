@@ -161,13 +161,29 @@ grep_out manifest-identified "| manifest | ok" out
 grep_out manifest-gap "could not gather \`lspci-vv.txt\`: lspci not installed" out
 grep_out manifest-failed-run "'ethtool -a eth0' exited with 1" out
 
+# a hostile bundle: escape sequences, HTML, Markdown links, invalid UTF-8
+# and NULs in member names, the uname release, the kernel command line
+# and an interface name reach no report raw, and the rest is analysed
+if command -v python3 >/dev/null 2>&1; then
+	python3 tests/hostile.py make samples/bundles/gx10-before \
+	    "$tmp/hostile.tar"
+	for f in md term json model; do
+		if [ "$f" = model ]; then set -- --dump-model; else set -- -f "$f"; fi
+		"$bin" "$@" "$tmp/hostile.tar" >"$tmp/h.$f" 2>"$tmp/err"
+		ran "cli hostile-$f" $? "$tmp/err" &&
+		    python3 tests/hostile.py check "$f" "$tmp/h.$f"
+	done
+else
+	echo "not ok cli hostile # SKIP python3 not installed"
+fi
+
 # the JSON report follows formats/report.schema.json
 if command -v python3 >/dev/null 2>&1 &&
     python3 -c 'import jsonschema' >/dev/null 2>&1; then
 	for b in samples/gx10-before.tgz samples/gx10-after.tgz "$tmp/half.tar" \
 	    "$tmp/lspci.txt" tests/fuzz/corpus/bundle/nested.tar \
 	    tests/data tests/data-workload tests/data-during tests/data-wlrules \
-	    tests/data-uploads; do
+	    tests/data-uploads "$tmp/hostile.tar"; do
 		"$bin" -f json "$b" >"$tmp/r.json" 2>"$tmp/err"
 		ran "cli json-schema $(basename "$b")" $? "$tmp/err" 0 4 ||
 		    continue

@@ -36,6 +36,8 @@ struct walk {
 	char stop_why[200];
 	unsigned netns_members;		/* other namespaces' outputs */
 	char netns_first[64];
+	const char *name_note;		/* for the next result: "member 7:
+					 * empty name"; NULL */
 };
 
 /* A source that counts what members yield, enforcing the total and
@@ -128,6 +130,10 @@ add_result(struct walk *w, const char *path, const char *format)
 	r->path = path;
 	r->format = format;
 	pd_diag_init(&r->diag, w->arena, path);
+	if (w->name_note)
+		pd_diag_note(&r->diag, PD_WARN, "member.empty-name", 0, "%s",
+		    w->name_note);
+	w->name_note = NULL;
 	r->next = w->cov->members;
 	w->cov->members = r;
 	w->cov->n_members++;
@@ -412,6 +418,18 @@ member_path(struct walk *w, const char *prefix, const char *name)
 	return pd_arena_strdup(w->arena, name);
 }
 
+/* A name that is missing, or nothing once "./" and "/" are taken off
+ * (libarchive ends a name at its first NUL byte). */
+static bool
+empty_name(const char *name)
+{
+	if (!name)
+		return true;
+	while (*name == '/' || (name[0] == '.' && name[1] == '/'))
+		name += name[0] == '.' ? 2 : 1;
+	return *name == '\0';
+}
+
 static void
 skipped(struct walk *w, const char *path, const char *why)
 {
@@ -426,6 +444,7 @@ walk_archive(struct walk *w, struct archive *a, const char *prefix,
 {
 	struct archive_entry *e;
 	const char *last = NULL;
+	unsigned pos = 0;
 
 	while (!w->stop) {
 		int rc = archive_read_next_header(a, &e);
@@ -443,11 +462,18 @@ walk_archive(struct walk *w, struct archive *a, const char *prefix,
 		const char *name = archive_entry_pathname(e);
 		const char *path;
 
+		pos++;
 		if (archive_format(a) == ARCHIVE_FORMAT_RAW || !name)
 			path = prefix && lone_name ? lone_name :
 			    member_path(w, NULL, lone_name ? lone_name : "data");
 		else
 			path = member_path(w, prefix, name);
+		w->name_note = NULL;
+		if (empty_name(name) && archive_format(a) != ARCHIVE_FORMAT_RAW &&
+		    archive_entry_filetype(e) != AE_IFDIR)
+			w->name_note = pd_arena_printf(w->arena, "member %u%s%s: "
+			    "empty name (NUL bytes or only slashes)", pos,
+			    prefix ? " of " : "", prefix ? prefix : "");
 		last = path;
 		if (archive_entry_hardlink(e)) {
 			skipped(w, path, pd_arena_printf(w->arena,
@@ -479,6 +505,7 @@ walk_archive(struct walk *w, struct archive *a, const char *prefix,
 		    (struct pd_source){ archive_src_read, archive_src_err, a },
 		    depth);
 	}
+	w->name_note = NULL;
 	if (w->stop && w->stop_why[0] && owner == &w->cov->bundle)
 		pd_diag_note(owner, PD_FAILED, "bundle.cap", 0,
 		    "walk stopped: %s", w->stop_why);

@@ -8,6 +8,10 @@
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
 #include "report/dump.h"
+#include "report/escape.h"
+
+/* Bundle-derived text, where the arena a is in scope (escape.h). */
+#define D(s) pd_term_text(a, (s))
 
 static const char *
 tri(enum pd_tri t)
@@ -16,30 +20,31 @@ tri(enum pd_tri t)
 }
 
 static void
-dump_ev(FILE *out, const char *indent, const char *what,
+dump_ev(FILE *out, struct pd_arena *a, const char *indent, const char *what,
     const struct pd_evidence *ev)
 {
 	if (!ev->member)
 		return;
-	fprintf(out, "%s%s: %s:%u: %s\n", indent, what, ev->member, ev->line,
-	    ev->text ? ev->text : "");
+	fprintf(out, "%s%s: %s:%u: %s\n", indent, what, D(ev->member),
+	    ev->line, D(ev->text));
 }
 
 static void
-dump_pcidev(FILE *out, const struct pd_pcidev *d)
+dump_pcidev(FILE *out, struct pd_arena *a, const struct pd_pcidev *d)
 {
-	fprintf(out, "  pci %s\n", d->bdf);
-	fprintf(out, "    class: %s", d->class_name ? d->class_name : "?");
+	fprintf(out, "  pci %s\n", D(d->bdf));
+	fprintf(out, "    class: %s", d->class_name ? D(d->class_name) : "?");
 	if (d->class_code >= 0)
 		fprintf(out, " [%04x]", (unsigned)d->class_code);
-	fprintf(out, "\n    device: %s", d->desc ? d->desc : "?");
+	fprintf(out, "\n    device: %s", d->desc ? D(d->desc) : "?");
 	if (d->vendor_id >= 0)
 		fprintf(out, " [%04x:%04x]", (unsigned)d->vendor_id,
 		    (unsigned)d->device_id);
 	fprintf(out, "\n");
 	if (d->driver || d->modules)
 		fprintf(out, "    driver: %s; modules: %s\n",
-		    d->driver ? d->driver : "-", d->modules ? d->modules : "-");
+		    d->driver ? D(d->driver) : "-",
+		    d->modules ? D(d->modules) : "-");
 	if (d->numa_node >= 0 || d->iommu_group >= 0)
 		fprintf(out, "    numa node: %d; iommu group: %d\n",
 		    d->numa_node, d->iommu_group);
@@ -58,7 +63,7 @@ dump_pcidev(FILE *out, const struct pd_pcidev *d)
 		    pd_pcie_speed_name(d->lnksta_mts), d->lnksta_width,
 		    d->lnk_down ? " (down)" : "",
 		    d->lnksta_mark ? " marked " : "",
-		    d->lnksta_mark ? d->lnksta_mark : "");
+		    D(d->lnksta_mark));
 	if (d->has_dsn)
 		fprintf(out, "    serial: %016" PRIx64 "\n", d->dsn);
 	if (d->sriov_total >= 0)
@@ -72,13 +77,13 @@ dump_pcidev(FILE *out, const struct pd_pcidev *d)
 	else if (d->is_bridge)
 		fprintf(out, "    bridge buses: unknown\n");
 	if (d->parent)
-		fprintf(out, "    parent: %s (from %s)\n", d->parent->bdf,
-		    d->parent_source);
-	dump_ev(out, "    ", "header", &d->ev_header);
-	dump_ev(out, "    ", "devcap", &d->ev_devcap);
-	dump_ev(out, "    ", "devctl", &d->ev_devctl);
-	dump_ev(out, "    ", "lnkcap", &d->ev_lnkcap);
-	dump_ev(out, "    ", "lnksta", &d->ev_lnksta);
+		fprintf(out, "    parent: %s (from %s)\n", D(d->parent->bdf),
+		    D(d->parent_source));
+	dump_ev(out, a, "    ", "header", &d->ev_header);
+	dump_ev(out, a, "    ", "devcap", &d->ev_devcap);
+	dump_ev(out, a, "    ", "devctl", &d->ev_devctl);
+	dump_ev(out, a, "    ", "lnkcap", &d->ev_lnkcap);
+	dump_ev(out, a, "    ", "lnksta", &d->ev_lnksta);
 }
 
 static void
@@ -91,7 +96,7 @@ dump_long(FILE *out, const char *name, long v)
 /* ethtool -g and -l: the values known in each block (-1 left out, as
  * in the limits line), or ethtool's reason for having none. */
 static void
-dump_rings_channels(FILE *out, const struct pd_netdev *nd)
+dump_rings_channels(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 {
 	struct pd_queue_block q;
 
@@ -100,7 +105,7 @@ dump_rings_channels(FILE *out, const struct pd_netdev *nd)
 		if (!q.ev)
 			continue;
 		if (q.error && !q.current)
-			fprintf(out, "    %s: not read (%s)\n", q.what, q.error);
+			fprintf(out, "    %s: not read (%s)\n", q.what, D(q.error));
 		if (!q.error) {
 			fprintf(out, "    %s %s:", q.what, q.current ? "current" :
 			    "max");
@@ -115,42 +120,42 @@ dump_rings_channels(FILE *out, const struct pd_netdev *nd)
 			fprintf(out, "\n");
 		}
 		if (q.current)
-			dump_ev(out, "    ", b < 2 ? "rings from" :
+			dump_ev(out, a, "    ", b < 2 ? "rings from" :
 			    "channels from", q.ev);
 	}
 }
 
 static void
-dump_netdev(FILE *out, const struct pd_netdev *nd)
+dump_netdev(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 {
-	fprintf(out, "  netdev %s\n", nd->name);
+	fprintf(out, "  netdev %s\n", D(nd->name));
 	if (nd->driver || nd->bus_info)
 		fprintf(out, "    driver: %s %s; firmware: %s; bus: %s%s\n",
-		    nd->driver ? nd->driver : "?",
-		    nd->driver_version ? nd->driver_version : "",
-		    nd->firmware ? nd->firmware : "?",
-		    nd->bus_info ? nd->bus_info : "-",
+		    nd->driver ? D(nd->driver) : "?", D(nd->driver_version),
+		    nd->firmware ? D(nd->firmware) : "?",
+		    nd->bus_info ? D(nd->bus_info) : "-",
 		    nd->pci ? " (joined)" : "");
 	if (nd->speed_mbps >= 0 || nd->link != PD_UNKNOWN)
 		fprintf(out, "    speed: %d Mb/s; duplex: %s; link: %s\n",
-		    nd->speed_mbps, nd->duplex ? nd->duplex : "?",
+		    nd->speed_mbps, nd->duplex ? D(nd->duplex) : "?",
 		    tri(nd->link));
 	if (nd->ev_pause.member && nd->pause_error)
-		fprintf(out, "    pause: unknown (%s)\n", nd->pause_error);
+		fprintf(out, "    pause: unknown (%s)\n",
+		    D(nd->pause_error));
 	else if (nd->ev_pause.member)
 		fprintf(out, "    pause: autoneg %s, rx %s, tx %s\n",
 		    tri(nd->pause_autoneg), tri(nd->pause_rx),
 		    tri(nd->pause_tx));
-	dump_rings_channels(out, nd);
+	dump_rings_channels(out, a, nd);
 	if (nd->ifindex >= 0) {
 		fprintf(out, "    link: index %d, mtu %d, state %s, kind %s%s%s, "
 		    "master %s, parent %s, flags <%s>\n", nd->ifindex, nd->mtu,
-		    nd->state ? nd->state : "?", nd->kind ? nd->kind : "-",
-		    nd->tun_type ? " type " : "",
-		    nd->tun_type ? nd->tun_type : "",
-		    nd->master ? nd->master : "-",
-		    nd->link_parent ? nd->link_parent : "-",
-		    nd->flags ? nd->flags : "");
+		    nd->state ? D(nd->state) : "?",
+		    nd->kind ? D(nd->kind) : "-",
+		    nd->tun_type ? " type " : "", D(nd->tun_type),
+		    nd->master ? D(nd->master) : "-",
+		    nd->link_parent ? D(nd->link_parent) : "-",
+		    D(nd->flags));
 		fprintf(out, "    limits:");
 		dump_long(out, "gso_max_size", nd->gso_max_size);
 		dump_long(out, "gso_max_segs", nd->gso_max_segs);
@@ -163,14 +168,14 @@ dump_netdev(FILE *out, const struct pd_netdev *nd)
 		fprintf(out, "\n");
 	}
 	for (const struct pd_feature *f = nd->features; f; f = f->next)
-		fprintf(out, "    feature %s: %s%s%s\n", f->name,
+		fprintf(out, "    feature %s: %s%s%s\n", D(f->name),
 		    f->on == PD_YES ? "on" : f->on == PD_NO ? "off" : "?",
 		    f->fixed ? " fixed" : "", f->requested == PD_YES ?
 		    " requested-on" : f->requested == PD_NO ?
 		    " requested-off" : "");
 	for (const struct pd_snapshot *sn = nd->snaps; sn; sn = sn->next)
 		fprintf(out, "    snapshot %s at %lld ms: %u counters\n",
-		    sn->member, (long long)sn->time_ms, sn->n_counters);
+		    D(sn->member), (long long)sn->time_ms, sn->n_counters);
 	for (int c = 0; c < PD_CTR_COUNT; c++) {
 		const struct pd_ctr_value *v = &nd->ctr[c];
 
@@ -200,23 +205,24 @@ dump_sizes(FILE *out, const char *indent, const struct pd_size_count *v,
 /* Every symbol with its self and inclusive shares (percent of all
  * samples' periods), for tests that compare with perf report. */
 static void
-dump_profile(FILE *out, const struct pd_profile *p)
+dump_profile(FILE *out, struct pd_arena *a, const struct pd_profile *p)
 {
 	fprintf(out, "  profile %s (%s): event %s, samples %llu, lost %llu, "
 	    "period %.0f, call chains %s, cpus %s, symbols %u from %s\n",
-	    p->member, p->reader, p->event ? p->event : "-",
+	    D(p->member), p->reader, p->event ? D(p->event) : "-",
 	    (unsigned long long)p->samples, (unsigned long long)p->lost,
 	    p->period, p->has_callchain ? "yes" : "no",
 	    p->has_cpu ? "yes" : "no", p->n_syms,
-	    p->symbols ? p->symbols : "-");
+	    p->symbols ? D(p->symbols) : "-");
 	if (p->hostname || p->arch || p->nr_cpus)
 		fprintf(out, "    recorded on %s (%s, %u CPUs, %s), perf %s\n",
-		    p->hostname ? p->hostname : "?", p->arch ? p->arch : "?",
-		    p->nr_cpus, p->os_release ? p->os_release : "?",
-		    p->perf_version ? p->perf_version : "?");
+		    p->hostname ? D(p->hostname) : "?",
+		    p->arch ? D(p->arch) : "?", p->nr_cpus,
+		    p->os_release ? D(p->os_release) : "?",
+		    p->perf_version ? D(p->perf_version) : "?");
 	for (unsigned g = 0; g < p->n_groups; g++)
 		fprintf(out, "    group %s: %u cpus, period %.0f, idle %.0f\n",
-		    p->groups[g].name, p->groups[g].n_cpus,
+		    D(p->groups[g].name), p->groups[g].n_cpus,
 		    p->groups[g].total, p->groups[g].idle);
 	for (unsigned c = 0; c < p->n_cpu_slots; c++)
 		if (p->cpu_total[c])
@@ -227,22 +233,23 @@ dump_profile(FILE *out, const struct pd_profile *p)
 
 		fprintf(out, "    sym %.4f %.4f %s %s%s\n", p->period > 0 ?
 		    100 * s->self / p->period : 0, p->period > 0 ?
-		    100 * s->inclusive / p->period : 0, s->dso, s->name,
+		    100 * s->inclusive / p->period : 0, D(s->dso), D(s->name),
 		    s->idle ? " (idle)" : "");
 	}
 }
 
 static void
-dump_capture(FILE *out, const struct pd_capture *c)
+dump_capture(FILE *out, struct pd_arena *a, const struct pd_capture *c)
 {
 	static const char *const sides[] = { "unknown", "virtual", "physical" };
 	char key[128];
 
-	fprintf(out, "  capture %s interface %s\n", c->member, c->ifname);
+	fprintf(out, "  capture %s interface %s\n", D(c->member),
+	    D(c->ifname));
 	fprintf(out, "    link type %d, snap length %u%s; side %s%s%s%s\n",
 	    c->linktype, c->snaplen, c->truncated ? ", truncated" : "",
 	    sides[c->side], c->side_why ? " (" : "",
-	    c->side_why ? c->side_why : "", c->side_why ? ")" : "");
+	    D(c->side_why), c->side_why ? ")" : "");
 	fprintf(out, "    packets %llu, tcp %llu, payload %llu, undecoded %llu, "
 	    "%.6f..%.6f s\n", (unsigned long long)c->packets,
 	    (unsigned long long)c->tcp_segments,
@@ -298,19 +305,19 @@ dump_wl_side(FILE *out, const char *what, const struct pd_wl_side *s)
 }
 
 static void
-dump_wl_job(FILE *out, const struct pd_wl_job *j)
+dump_wl_job(FILE *out, struct pd_arena *a, const struct pd_wl_job *j)
 {
 	const struct pd_wl_net *n = &j->net;
 
-	fprintf(out, "    job %s: group %d%s, %.3f s\n", j->name, j->groupid,
+	fprintf(out, "    job %s: group %d%s, %.3f s\n", D(j->name), j->groupid,
 	    j->group_reporting ? " (group reporting)" : "", j->seconds);
 	/* a network test has no storage side, a storage job no net */
 	if (j->rw || j->bs || j->ioengine || j->filename || j->iodepth >= 0)
 		fprintf(out, "      options: rw %s, bs %s, iodepth %d, "
 		    "numjobs %d, ioengine %s, filename %s (%d devices)\n",
-		    j->rw ? j->rw : "-", j->bs ? j->bs : "-", j->iodepth,
-		    j->numjobs, j->ioengine ? j->ioengine : "-",
-		    j->filename ? j->filename : "-", j->n_devices);
+		    j->rw ? D(j->rw) : "-", j->bs ? D(j->bs) : "-", j->iodepth,
+		    j->numjobs, j->ioengine ? D(j->ioengine) : "-",
+		    j->filename ? D(j->filename) : "-", j->n_devices);
 	if (j->rd.bytes >= 0 || j->wr.bytes >= 0 || j->rd.bytes_per_s >= 0 ||
 	    j->wr.bytes_per_s >= 0) {
 		dump_wl_side(out, "read", &j->rd);
@@ -322,51 +329,52 @@ dump_wl_job(FILE *out, const struct pd_wl_job *j)
 		    "reverse %s\n", (long long)n->sent_bytes,
 		    n->sent_bytes_per_s, (long long)n->recv_bytes,
 		    n->recv_bytes_per_s, (long long)n->retransmits,
-		    n->streams, n->role ? n->role : "-", tri(n->reverse));
-	dump_ev(out, "      ", "evidence", &j->ev);
+		    n->streams, n->role ? D(n->role) : "-", tri(n->reverse));
+	dump_ev(out, a, "      ", "evidence", &j->ev);
 }
 
 /* Every workload output's jobs, then its total (-1: unknown). */
 static void
-dump_workload(FILE *out, const struct pd_workload *w)
+dump_workload(FILE *out, struct pd_arena *a, const struct pd_workload *w)
 {
-	fprintf(out, "  workload %s (%s %s): %u jobs, %u errors\n", w->member,
-	    w->tool, w->version ? w->version : "?", w->n_jobs, w->n_errors);
-	dump_ev(out, "    ", "first error", &w->first_error);
+	fprintf(out, "  workload %s (%s %s): %u jobs, %u errors\n", D(w->member),
+	    D(w->tool), w->version ? D(w->version) : "?", w->n_jobs, w->n_errors);
+	dump_ev(out, a, "    ", "first error", &w->first_error);
 	for (const struct pd_wl_job *j = w->jobs; j; j = j->next)
-		dump_wl_job(out, j);
+		dump_wl_job(out, a, j);
 	if (w->total)
-		dump_wl_job(out, w->total);
+		dump_wl_job(out, a, w->total);
 }
 
 static void
-dump_host(FILE *out, const struct pd_host *h)
+dump_host(FILE *out, struct pd_arena *a, const struct pd_host *h)
 {
-	fprintf(out, "host %s\n", h->name ? h->name : "?");
-	fprintf(out, "  key: \"%s\"\n  members: %u\n", h->key, h->n_members);
+	fprintf(out, "host %s\n", h->name ? D(h->name) : "?");
+	fprintf(out, "  key: \"%s\"\n  members: %u\n", D(h->key), h->n_members);
 	fprintf(out, "  arch: %s", pd_arch_name(h->arch));
 	if (h->arch_name)
-		fprintf(out, " (%s)", h->arch_name);
+		fprintf(out, " (%s)", D(h->arch_name));
 	fprintf(out, "\n");
-	dump_ev(out, "  ", "arch evidence", &h->ev_arch);
+	dump_ev(out, a, "  ", "arch evidence", &h->ev_arch);
 	if (h->nodename || h->kernel_release)
 		fprintf(out, "  nodename: %s; kernel: %s\n",
-		    h->nodename ? h->nodename : "?",
-		    h->kernel_release ? h->kernel_release : "?");
+		    h->nodename ? D(h->nodename) : "?",
+		    h->kernel_release ? D(h->kernel_release) : "?");
 	if (h->n_cpus || h->cpu_types) {
 		fprintf(out, "  cpus: %u\n", h->n_cpus);
 		for (const struct pd_cpu_type *t = h->cpu_types; t; t = t->next)
-			fprintf(out, "  cpu type: %s x%u\n", t->name, t->count);
+			fprintf(out, "  cpu type: %s x%u\n", D(t->name),
+			    t->count);
 	}
 	if (h->cmdline) {
-		fprintf(out, "  cmdline: %s\n", h->cmdline);
+		fprintf(out, "  cmdline: %s\n", D(h->cmdline));
 		for (const struct pd_kv *kv = h->cmdline_kv; kv; kv = kv->next)
-			fprintf(out, "    param %s%s%s\n", kv->key,
-			    kv->val ? "=" : "", kv->val ? kv->val : "");
+			fprintf(out, "    param %s%s%s\n", D(kv->key),
+			    kv->val ? "=" : "", D(kv->val));
 	}
 	fprintf(out, "  iommu: %s (%s)\n", pd_iommu_mode_name(h->iommu.mode),
-	    h->iommu.reason ? h->iommu.reason : "-");
-	dump_ev(out, "  ", "iommu evidence", &h->iommu.ev);
+	    h->iommu.reason ? D(h->iommu.reason) : "-");
+	dump_ev(out, a, "  ", "iommu evidence", &h->iommu.ev);
 	fprintf(out, "  have:");
 	for (unsigned b = 1; b; b <<= 1)
 		if (h->have & b)
@@ -376,50 +384,52 @@ dump_host(FILE *out, const struct pd_host *h)
 		fprintf(out, "  workload run: exit %d, %u s, stopped %s: %s\n",
 		    h->workload_run->exit, h->workload_run->seconds,
 		    h->workload_run->stopped ? "yes" : "no",
-		    h->workload_run->command);
+		    D(h->workload_run->command));
 	fprintf(out, "  pci devices: %u\n", h->n_pcidevs);
 	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next)
-		dump_pcidev(out, d);
+		dump_pcidev(out, a, d);
 	for (const struct pd_pci_edge *e = h->pci_edges; e; e = e->next) {
-		fprintf(out, "  tree %s under %s", e->bdf,
-		    e->parent[0] ? e->parent : "root bus");
+		fprintf(out, "  tree %s under %s", D(e->bdf),
+		    e->parent[0] ? D(e->parent) : "root bus");
 		if (e->secondary >= 0)
 			fprintf(out, "; buses %02x-%02x",
 			    (unsigned)e->secondary, (unsigned)e->subordinate);
 		fprintf(out, "\n");
 	}
 	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
-		dump_netdev(out, nd);
+		dump_netdev(out, a, nd);
 	for (const struct pd_card *c = h->cards; c; c = c->next) {
-		fprintf(out, "  card %s", c->desc ? c->desc : "?");
+		fprintf(out, "  card %s", c->desc ? D(c->desc) : "?");
 		if (c->has_dsn)
 			fprintf(out, " serial %016" PRIx64, c->dsn);
 		fprintf(out, ":");
 		for (unsigned i = 0; i < c->n_pfs; i++)
-			fprintf(out, " %s%s%s%s", c->pfs[i]->bdf,
+			fprintf(out, " %s%s%s%s", D(c->pfs[i]->bdf),
 			    c->pfs[i]->netdev ? "=" : "",
-			    c->pfs[i]->netdev ? c->pfs[i]->netdev->name : "",
+			    c->pfs[i]->netdev ? D(c->pfs[i]->netdev->name) : "",
 			    c->pfs[i]->root_port ? "" : "(no root port)");
 		fprintf(out, "\n");
 	}
 	for (const struct pd_capture *c = h->captures; c; c = c->next)
-		dump_capture(out, c);
+		dump_capture(out, a, c);
 	for (const struct pd_profile *p = h->profiles; p; p = p->next)
-		dump_profile(out, p);
+		dump_profile(out, a, p);
 	for (const struct pd_workload *w = h->workloads; w; w = w->next)
-		dump_workload(out, w);
+		dump_workload(out, a, w);
 	if (h->n_ksyms)
 		fprintf(out, "  kallsyms: %u text symbols from %s\n", h->n_ksyms,
-		    h->ksyms_member);
+		    D(h->ksyms_member));
 	for (const struct pd_elf *e = h->elfs; e; e = e->next)
 		fprintf(out, "  elf %s: build id %s, %u symbols (%s)%s\n",
-		    e->member, e->build_id[0] ? e->build_id : "-", e->n_syms,
+		    D(e->member), e->build_id[0] ? D(e->build_id) : "-",
+		    e->n_syms,
 		    e->from_symtab ? "symtab" : "dynsym",
 		    e->debug_only ? ", debug file" : "");
 	for (const struct pd_kv *kv = h->sysctl; kv; kv = kv->next)
-		fprintf(out, "  sysctl %s = %s\n", kv->key, kv->val);
+		fprintf(out, "  sysctl %s = %s\n", D(kv->key),
+		    D(kv->val));
 	for (const struct pd_model_note *n = h->notes; n; n = n->next)
-		fprintf(out, "  note: %s\n", n->msg);
+		fprintf(out, "  note: %s\n", D(n->msg));
 }
 
 void
@@ -427,5 +437,5 @@ pd_model_dump(const struct pd_model *m, FILE *out)
 {
 	fprintf(out, "hosts: %u\n", m->n_hosts);
 	for (const struct pd_host *h = m->hosts; h; h = h->next)
-		dump_host(out, h);
+		dump_host(out, pd_model_arena(m), h);
 }

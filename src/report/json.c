@@ -13,12 +13,13 @@
 #include "pathdoctor/report.h"
 #include "pathdoctor/rule.h"
 #include "report/chart.h"
+#include "report/escape.h"
 #include "report/ladder_json.h"
 
 static json_t *
 str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return s ? pd_json_str(s) : json_null();
 }
 
 static json_t *
@@ -26,9 +27,9 @@ evidence(const struct pd_evidence *ev)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "member", json_string(ev->member));
+	json_object_set_new(o, "member", pd_json_str(ev->member));
 	json_object_set_new(o, "line", json_integer(ev->line));
-	json_object_set_new(o, "text", json_string(ev->text ? ev->text : ""));
+	json_object_set_new(o, "text", pd_json_str(ev->text ? ev->text : ""));
 	return o;
 }
 
@@ -38,27 +39,27 @@ finding(const struct pd_finding *f, struct pd_arena *a)
 	json_t *o = json_object(), *gain = json_object(), *risk = json_object();
 	json_t *fix = json_array(), *ev = json_array();
 
-	json_object_set_new(o, "rule", json_string(f->rule->id));
-	json_object_set_new(o, "title", json_string(f->rule->title));
-	json_object_set_new(o, "host", json_string(f->host->name));
-	json_object_set_new(o, "subject", json_string(f->subject));
-	json_object_set_new(o, "summary", json_string(f->summary));
+	json_object_set_new(o, "rule", pd_json_str(f->rule->id));
+	json_object_set_new(o, "title", pd_json_str(f->rule->title));
+	json_object_set_new(o, "host", pd_json_str(f->host->name));
+	json_object_set_new(o, "subject", pd_json_str(f->subject));
+	json_object_set_new(o, "summary", pd_json_str(f->summary));
 	json_object_set_new(o, "level",
-	    json_string(pd_level_name(pd_finding_level(f))));
+	    pd_json_str(pd_level_name(pd_finding_level(f))));
 	json_object_set_new(o, "confidence", json_integer(f->confidence));
 	json_object_set_new(o, "confidence_note",
 	    str_or_null(f->confidence_note));
 	json_object_set_new(gain, "low_pct", json_real(f->gain_lo / 10.0));
 	json_object_set_new(gain, "high_pct", json_real(f->gain_hi / 10.0));
-	json_object_set_new(gain, "basis", json_string(f->gain_basis));
+	json_object_set_new(gain, "basis", pd_json_str(f->gain_basis));
 	json_object_set_new(o, "gain", gain);
 	json_object_set_new(o, "ladder_step", f->ladder_step ?
 	    json_integer(f->ladder_step) : json_null());
-	json_object_set_new(risk, "level", json_string(pd_risk_name(f->risk)));
-	json_object_set_new(risk, "note", json_string(f->risk_note));
+	json_object_set_new(risk, "level", pd_json_str(pd_risk_name(f->risk)));
+	json_object_set_new(risk, "note", pd_json_str(f->risk_note));
 	json_object_set_new(o, "risk", risk);
 	for (unsigned i = 0; i < f->n_fix; i++)
-		json_array_append_new(fix, json_string(f->fix[i]));
+		json_array_append_new(fix, pd_json_str(f->fix[i]));
 	json_object_set_new(o, "fix", fix);
 	json_object_set_new(o, "verify", str_or_null(f->verify));
 	json_object_set_new(o, "chart", str_or_null(pd_chart_draw(a,
@@ -74,18 +75,18 @@ member(const struct pd_member_result *mr)
 {
 	json_t *o = json_object(), *notes = json_array();
 
-	json_object_set_new(o, "path", json_string(mr->path));
-	json_object_set_new(o, "format", json_string(mr->format));
+	json_object_set_new(o, "path", pd_json_str(mr->path));
+	json_object_set_new(o, "format", pd_json_str(mr->format));
 	json_object_set_new(o, "status",
-	    json_string(pd_status_name(mr->diag.worst)));
+	    pd_json_str(pd_status_name(mr->diag.worst)));
 	for (const struct pd_note *n = mr->diag.notes; n; n = n->next) {
 		json_t *j = json_object();
 
 		json_object_set_new(j, "level",
-		    json_string(pd_status_name(n->level)));
-		json_object_set_new(j, "id", json_string(n->id));
+		    pd_json_str(pd_status_name(n->level)));
+		json_object_set_new(j, "id", pd_json_str(n->id));
 		json_object_set_new(j, "line", json_integer(n->line));
-		json_object_set_new(j, "message", json_string(n->msg));
+		json_object_set_new(j, "message", pd_json_str(n->msg));
 		json_array_append_new(notes, j);
 	}
 	json_object_set_new(o, "notes", notes);
@@ -106,7 +107,7 @@ card(const struct pd_card *c)
 
 	snprintf(serial, sizeof(serial), "%016llx", (unsigned long long)c->dsn);
 	json_object_set_new(o, "description", str_or_null(c->desc));
-	json_object_set_new(o, "serial", c->has_dsn ? json_string(serial) :
+	json_object_set_new(o, "serial", c->has_dsn ? pd_json_str(serial) :
 	    json_null());
 	for (unsigned i = 0; i < c->n_pfs; i++) {
 		struct pd_pf_path p = c->pfs[i]->path;
@@ -114,12 +115,12 @@ card(const struct pd_card *c)
 		char link[16];
 
 		pd_link_name(link, sizeof(link), p.mts, p.width);
-		json_object_set_new(j, "pf", json_string(p.pf->bdf));
-		json_object_set_new(j, "netdev", p.nd ? json_string(p.nd->name) :
+		json_object_set_new(j, "pf", pd_json_str(p.pf->bdf));
+		json_object_set_new(j, "netdev", p.nd ? pd_json_str(p.nd->name) :
 		    json_null());
 		json_object_set_new(j, "root_port", p.root ?
-		    json_string(p.root->bdf) : json_null());
-		json_object_set_new(j, "link", json_string(link));
+		    pd_json_str(p.root->bdf) : json_null());
+		json_object_set_new(j, "link", pd_json_str(link));
 		json_object_set_new(j, "link_ceiling_gbs",
 		    json_real(round(p.ceiling_gbs * 100) / 100));
 		json_object_set_new(j, "port_speed_mbps", p.nd &&
@@ -171,10 +172,10 @@ capture(const struct pd_host *h, const struct pd_capture *c)
 	json_t *o = json_object(), *flows = json_array(), *stalls = json_array();
 	char key[128];
 
-	json_object_set_new(o, "member", json_string(c->member));
-	json_object_set_new(o, "interface", json_string(c->ifname));
-	json_object_set_new(o, "host", json_string(h->name));
-	json_object_set_new(o, "side", json_string(sides[c->side]));
+	json_object_set_new(o, "member", pd_json_str(c->member));
+	json_object_set_new(o, "interface", pd_json_str(c->ifname));
+	json_object_set_new(o, "host", pd_json_str(h->name));
+	json_object_set_new(o, "side", pd_json_str(sides[c->side]));
 	json_object_set_new(o, "linktype", json_integer(c->linktype));
 	json_object_set_new(o, "truncated", json_boolean(c->truncated));
 	json_object_set_new(o, "packets", json_integer((json_int_t)c->packets));
@@ -212,8 +213,8 @@ capture(const struct pd_host *h, const struct pd_capture *c)
 		int d = f->dir[1].bytes > f->dir[0].bytes;
 
 		pd_flow_key_fmt(key, sizeof(key), &f->key);
-		json_object_set_new(j, "flow", json_string(key));
-		json_object_set_new(j, "data_direction", json_string(d ?
+		json_object_set_new(j, "flow", pd_json_str(key));
+		json_object_set_new(j, "data_direction", pd_json_str(d ?
 		    "b->a" : "a->b"));
 		json_object_set_new(j, "bytes",
 		    json_integer((json_int_t)f->dir[d].bytes));
@@ -265,7 +266,7 @@ netdev_queues(json_t *host, const struct pd_host *h)
 		if (json_is_null(part[0]) && json_is_null(part[1]))
 			continue;
 		j = json_object();
-		json_object_set_new(j, "name", json_string(nd->name));
+		json_object_set_new(j, "name", pd_json_str(nd->name));
 		json_object_set_new(j, "rings", part[0]);
 		json_object_set_new(j, "channels", part[1]);
 		json_array_append_new(arr, j);
@@ -281,22 +282,22 @@ host(const struct pd_host *h)
 {
 	json_t *o = json_object(), *io = json_object(), *types = json_array();
 
-	json_object_set_new(o, "name", json_string(h->name));
-	json_object_set_new(o, "path", json_string(h->key));
-	json_object_set_new(o, "arch", json_string(pd_arch_name(h->arch)));
+	json_object_set_new(o, "name", pd_json_str(h->name));
+	json_object_set_new(o, "path", pd_json_str(h->key));
+	json_object_set_new(o, "arch", pd_json_str(pd_arch_name(h->arch)));
 	json_object_set_new(o, "kernel", str_or_null(h->kernel_release));
 	json_object_set_new(o, "cpus", json_integer(h->n_cpus));
 	for (const struct pd_cpu_type *t = h->cpu_types; t; t = t->next) {
 		json_t *j = json_object();
 
-		json_object_set_new(j, "name", json_string(t->name));
+		json_object_set_new(j, "name", pd_json_str(t->name));
 		json_object_set_new(j, "count", json_integer(t->count));
 		json_array_append_new(types, j);
 	}
 	json_object_set_new(o, "cpu_types", types);
 	json_object_set_new(o, "cmdline", str_or_null(h->cmdline));
 	json_object_set_new(io, "mode",
-	    json_string(pd_iommu_mode_name(h->iommu.mode)));
+	    pd_json_str(pd_iommu_mode_name(h->iommu.mode)));
 	json_object_set_new(io, "reason", str_or_null(h->iommu.reason));
 	json_object_set_new(o, "iommu", io);
 	json_object_set_new(o, "pci_devices", json_integer(h->n_pcidevs));
@@ -310,7 +311,7 @@ host(const struct pd_host *h)
 		if (!k->known)
 			continue;
 		j = json_object();
-		json_object_set_new(j, "name", json_string(nd->name));
+		json_object_set_new(j, "name", pd_json_str(nd->name));
 		json_object_set_new(j, "rx_bytes_per_s",
 		    json_real(round(k->rx_per_s)));
 		json_object_set_new(j, "tx_bytes_per_s",
@@ -325,7 +326,7 @@ host(const struct pd_host *h)
 		const struct pd_workload_run *w = h->workload_run;
 		json_t *j = json_object();
 
-		json_object_set_new(j, "command", json_string(w->command));
+		json_object_set_new(j, "command", pd_json_str(w->command));
 		json_object_set_new(j, "exit", w->stopped ? json_null() :
 		    json_integer(w->exit));
 		json_object_set_new(j, "stopped", json_boolean(w->stopped));
@@ -338,7 +339,7 @@ host(const struct pd_host *h)
 		json_array_append_new(cs, card(c));
 	json_object_set_new(o, "cards", cs);
 	for (const struct pd_model_note *n = h->notes; n; n = n->next)
-		json_array_append_new(notes, json_string(n->msg));
+		json_array_append_new(notes, pd_json_str(n->msg));
 	json_object_set_new(o, "notes", notes);
 	return o;
 }
@@ -356,7 +357,7 @@ group(const struct pd_profile *p, unsigned g)
 	const struct pd_prof_group *pg = &p->groups[g];
 	json_t *j = json_object();
 
-	json_object_set_new(j, "name", json_string(pg->name));
+	json_object_set_new(j, "name", pd_json_str(pg->name));
 	json_object_set_new(j, "cpus", json_integer(pg->n_cpus));
 	json_object_set_new(j, "share_pct", json_real(pct(pg->total,
 	    p->period)));
@@ -373,9 +374,9 @@ group(const struct pd_profile *p, unsigned g)
 			json_t *e = json_object();
 
 			json_object_set_new(e, "name",
-			    json_string(p->syms[top[k]].name));
+			    pd_json_str(p->syms[top[k]].name));
 			json_object_set_new(e, "dso",
-			    json_string(p->syms[top[k]].dso));
+			    pd_json_str(p->syms[top[k]].dso));
 			json_object_set_new(e, "busy_pct", json_real(pct(
 			    w[top[k] * PD_PROF_GROUPS + g],
 			    pg->total - pg->idle)));
@@ -392,15 +393,15 @@ profile(const struct pd_host *h, const struct pd_profile *p)
 {
 	json_t *o = json_object(), *syms = json_array(), *gs = json_array();
 
-	json_object_set_new(o, "member", json_string(p->member));
-	json_object_set_new(o, "host", json_string(h->name));
-	json_object_set_new(o, "reader", json_string(p->reader));
-	json_object_set_new(o, "event", p->event ? json_string(p->event) :
+	json_object_set_new(o, "member", pd_json_str(p->member));
+	json_object_set_new(o, "host", pd_json_str(h->name));
+	json_object_set_new(o, "reader", pd_json_str(p->reader));
+	json_object_set_new(o, "event", p->event ? pd_json_str(p->event) :
 	    json_null());
 	json_object_set_new(o, "samples", json_integer((json_int_t)p->samples));
 	json_object_set_new(o, "lost", json_integer((json_int_t)p->lost));
 	json_object_set_new(o, "callchains", json_boolean(p->has_callchain));
-	json_object_set_new(o, "symbols_from", json_string(p->symbols ?
+	json_object_set_new(o, "symbols_from", pd_json_str(p->symbols ?
 	    p->symbols : "none"));
 	for (unsigned g = 0; g < p->n_groups; g++)
 		json_array_append_new(gs, group(p, g));
@@ -415,7 +416,7 @@ profile(const struct pd_host *h, const struct pd_profile *p)
 		j = json_object();
 		json_object_set_new(j, "cpu", json_integer(c));
 		json_object_set_new(j, "type", h->cpu_type_of &&
-		    h->cpu_type_of[c] ? json_string(h->cpu_type_of[c]) :
+		    h->cpu_type_of[c] ? pd_json_str(h->cpu_type_of[c]) :
 		    json_null());
 		json_object_set_new(j, "share_pct", json_real(pct(
 		    p->cpu_total[c], p->period)));
@@ -428,8 +429,8 @@ profile(const struct pd_host *h, const struct pd_profile *p)
 		const struct pd_prof_sym *s = &p->syms[i];
 		json_t *j = json_object();
 
-		json_object_set_new(j, "name", json_string(s->name));
-		json_object_set_new(j, "dso", json_string(s->dso));
+		json_object_set_new(j, "name", pd_json_str(s->name));
+		json_object_set_new(j, "dso", pd_json_str(s->dso));
 		json_object_set_new(j, "self_pct", json_real(pct(s->self,
 		    p->period)));
 		json_object_set_new(j, "inclusive_pct", p->has_callchain ?
@@ -499,7 +500,7 @@ wl_job(const struct pd_wl_job *j)
 {
 	json_t *o = json_object(), *op = json_object();
 
-	json_object_set_new(o, "name", json_string(j->name));
+	json_object_set_new(o, "name", pd_json_str(j->name));
 	json_object_set_new(o, "groupid", int_or_null(j->groupid));
 	json_object_set_new(o, "group_reporting",
 	    json_boolean(j->group_reporting));
@@ -526,9 +527,9 @@ workload(const struct pd_host *h, const struct pd_workload *w)
 {
 	json_t *o = json_object(), *jobs = json_array();
 
-	json_object_set_new(o, "host", json_string(h->name));
-	json_object_set_new(o, "member", json_string(w->member));
-	json_object_set_new(o, "tool", json_string(w->tool));
+	json_object_set_new(o, "host", pd_json_str(h->name));
+	json_object_set_new(o, "member", pd_json_str(w->member));
+	json_object_set_new(o, "tool", pd_json_str(w->tool));
 	json_object_set_new(o, "version", str_or_null(w->version));
 	for (const struct pd_wl_job *j = w->jobs; j; j = j->next)
 		json_array_append_new(jobs, wl_job(j));
@@ -565,10 +566,10 @@ render_json(const struct pd_report *r, FILE *out)
 
 	json_object_set_new(root, "schema", json_integer(PD_JSON_SCHEMA));
 	json_object_set_new(root, "generator",
-	    json_string("pathdoctor " PD_VERSION));
-	json_object_set_new(root, "bundle", json_string(r->bundle));
+	    pd_json_str("pathdoctor " PD_VERSION));
+	json_object_set_new(root, "bundle", pd_json_str(r->bundle));
 	json_object_set_new(root, "nothing_read", r->nothing_read ?
-	    json_string(r->nothing_read) : json_null());
+	    pd_json_str(r->nothing_read) : json_null());
 	for (size_t i = 0; i < r->findings->n; i++)
 		json_array_append_new(fs, finding(r->findings->v[i],
 		    pd_model_arena(r->model)));
@@ -580,10 +581,10 @@ render_json(const struct pd_report *r, FILE *out)
 	    n = n->next) {
 		json_t *o = json_object(), *needs = json_array();
 
-		json_object_set_new(o, "rule", json_string(n->rule->id));
-		json_object_set_new(o, "host", json_string(n->host->name));
+		json_object_set_new(o, "rule", pd_json_str(n->rule->id));
+		json_object_set_new(o, "host", pd_json_str(n->host->name));
 		for (unsigned k = 0; k < n->n_needs; k++)
-			json_array_append_new(needs, json_string(n->needs[k]));
+			json_array_append_new(needs, pd_json_str(n->needs[k]));
 		json_object_set_new(o, "needs", needs);
 		json_t *gaps = json_array();
 
@@ -591,11 +592,11 @@ render_json(const struct pd_report *r, FILE *out)
 			json_t *j = json_object();
 
 			json_object_set_new(j, "format",
-			    json_string(n->gaps[k]->format));
+			    pd_json_str(n->gaps[k]->format));
 			json_object_set_new(j, "path",
-			    json_string(n->gaps[k]->path));
+			    pd_json_str(n->gaps[k]->path));
 			json_object_set_new(j, "reason",
-			    json_string(n->gaps[k]->reason));
+			    pd_json_str(n->gaps[k]->reason));
 			json_array_append_new(gaps, j);
 		}
 		json_object_set_new(o, "collector_gaps", gaps);
@@ -608,9 +609,9 @@ render_json(const struct pd_report *r, FILE *out)
 	    n = n->next) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "rule", json_string(n->rule->id));
-		json_object_set_new(o, "host", json_string(n->host->name));
-		json_object_set_new(o, "why", json_string(n->inapplicable));
+		json_object_set_new(o, "rule", pd_json_str(n->rule->id));
+		json_object_set_new(o, "host", pd_json_str(n->host->name));
+		json_object_set_new(o, "why", pd_json_str(n->inapplicable));
 		json_array_append_new(na, o);
 	}
 	json_object_set_new(root, "not_applicable", na);
@@ -619,11 +620,11 @@ render_json(const struct pd_report *r, FILE *out)
 	for (const struct pd_unused_view *v = r->unused; v; v = v->next) {
 		json_t *o = json_object();
 
-		json_object_set_new(o, "host", json_string(v->host->name));
-		json_object_set_new(o, "member", json_string(v->u->member));
-		json_object_set_new(o, "format", json_string(v->u->format));
-		json_object_set_new(o, "reason", json_string(v->u->reason));
-		json_object_set_new(o, "rules", json_string(v->rules));
+		json_object_set_new(o, "host", pd_json_str(v->host->name));
+		json_object_set_new(o, "member", pd_json_str(v->u->member));
+		json_object_set_new(o, "format", pd_json_str(v->u->format));
+		json_object_set_new(o, "reason", pd_json_str(v->u->reason));
+		json_object_set_new(o, "rules", pd_json_str(v->rules));
 		json_array_append_new(un, o);
 	}
 	json_object_set_new(root, "unused_members", un);
@@ -633,7 +634,7 @@ render_json(const struct pd_report *r, FILE *out)
 	json_object_set_new(root, "members", ms);
 	for (const struct pd_note *n = r->coverage->bundle.notes; n;
 	    n = n->next)
-		json_array_append_new(bn, json_string(n->msg));
+		json_array_append_new(bn, pd_json_str(n->msg));
 	json_object_set_new(root, "bundle_notes", bn);
 	for (const struct pd_host *h = r->model->hosts; h; h = h->next)
 		json_array_append_new(hs, host(h));

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "bundle/bundle.h"
 #include "finalize/finalize.h"
@@ -16,22 +17,44 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* What every output promises whatever the bundle held (escape.h): no
+ * control byte but newline and tab.  Aborts otherwise. */
+static inline void
+fuzz_check_text(char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+			fprintf(stderr, "raw control byte 0x%02x at %zu\n", c, i);
+			abort();
+		}
+	}
+	free(buf);
+}
+
 static inline void
 fuzz_analyse_and_render(struct pd_model *m, struct pd_coverage *cov)
 {
 	struct pd_findings fs;
 	struct pd_report r;
-	FILE *null = fopen("/dev/null", "w");
+	char *buf;
+	size_t n;
+	FILE *out;
 
 	pd_model_finalize(m);
 	pd_findings_init(&fs, pd_model_arena(m));
 	pd_report_build(&r, "fuzz", m, cov, &fs, NULL);
-	if (null) {
-		for (const struct pd_renderer *const *ren = pd_renderers; *ren;
-		    ren++)
-			(*ren)->render(&r, null);
-		pd_model_dump(m, null);
-		fclose(null);
+	for (const struct pd_renderer *const *ren = pd_renderers; *ren; ren++)
+		if ((out = open_memstream(&buf, &n))) {
+			(*ren)->render(&r, out);
+			fclose(out);
+			fuzz_check_text(buf, n);
+		}
+	if ((out = open_memstream(&buf, &n))) {
+		pd_model_dump(m, out);
+		fclose(out);
+		fuzz_check_text(buf, n);
 	}
 	pd_findings_release(&fs);
 }
