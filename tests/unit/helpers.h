@@ -100,5 +100,6 @@ int test_group_workload(void);
 int test_group_ladder(void);
 int test_group_wlrules(void);
 int test_group_uploads(void);
+int test_group_hostile(void);
 
 #endif

@@ -22,5 +22,6 @@ main(void)
 	failed += test_group_ladder();
 	failed += test_group_wlrules();
 	failed += test_group_uploads();
+	failed += test_group_hostile();
 	return failed ? 1 : 0;
 }
