@@ -4,9 +4,11 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "decode/profile.h"
 #include "helpers.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
@@ -164,12 +166,43 @@ test_elf_huge_offsets(void **state)
 	}
 }
 
+/* A 5000-byte symbol name is kept to its first 4096 bytes, noted, and
+ * the profile's symbol is that cut name. */
+static void
+test_long_name_cut(void **state)
+{
+	size_t n = 5000;
+	char *text = malloc(n + 200);
+	struct parsed p;
+
+	(void)state;
+	int k = snprintf(text, 200, "app 100/100 [000] 1000.000001: "
+	    "cpu-clock: \n\t          401000 ");
+	memset(text + k, 'x', n);
+	strcpy(text + k + n, " (/usr/bin/app)\n\n");
+	parsed_text(&p, "h/perf-script.txt", text);
+	const struct pd_member_result *r = member_result(&p,
+	    "h/perf-script.txt");
+
+	assert_non_null(r);
+	assert_true(has_note(r, "profile.names"));
+	const struct pd_profile *pr = p.m->hosts[0].profiles;
+
+	assert_non_null(pr);
+	assert_int_equal(pr->samples, 1);
+	assert_true(pr->n_syms >= 1);
+	assert_int_equal(strlen(pr->syms[0].name), PD_PROF_NAME_MAX);
+	parsed_free(&p);
+	free(text);
+}
+
 int
 test_group_hostile(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_perf_attr_size_wraps),
 		cmocka_unit_test(test_elf_huge_offsets),
+		cmocka_unit_test(test_long_name_cut),
 	};
 
 	return cmocka_run_group_tests_name("hostile", tests, NULL, NULL);
