@@ -233,6 +233,8 @@ pd_elf_image_read(struct pd_input *in, size_t window, struct elf_image *im,
 	int rc;
 
 	memset(im, 0, sizeof(*im));
+	if (window > ELF_IMAGE_MAX)
+		window = (size_t)ELF_IMAGE_MAX;
 	im->head = window / 4 < 64 ? 64 : window / 4;
 	im->tail = window > im->head ? window - im->head : 0;
 	im->p = mmap(NULL, ELF_IMAGE_MAX, PROT_READ | PROT_WRITE,
