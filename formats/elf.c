@@ -3,7 +3,8 @@
  * libelf: its GNU build id, its loadable segments, its function
  * symbols and labels (.symtab, else .dynsym) as perf loads them and its
  * PLT stubs as perf names them, so that a profile's user addresses get
- * names.  Held in memory while read, up to the spool cap. */
+ * names.  Read as a sparse image through a window of the spool cap's
+ * size (elf_image.c): sections outside it are noted, not read. */
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
@@ -12,14 +13,51 @@
 #include <string.h>
 #include "decode/profile.h"
 #include "pathdoctor/arena.h"
+#include "pathdoctor/cursor.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
+#include "elf_image.h"
 
 #define ELF_SYMS_MAX (4u << 20)
 #define NT_GNU_BUILD_ID_TYPE 3
+
+/* The file and what of it the window held: lost, the kinds of
+ * sections that lay outside the window; past, those whose offset and
+ * size point past the end of the file. */
+struct elf_src {
+	Elf *e;
+	const struct elf_image *im;
+	unsigned lost, past;
+};
+enum { LOST_SYMTAB = 1, LOST_DYNSYM = 2, LOST_NOTE = 4, LOST_PLT = 8 };
+
+/* Whether a section's bytes are in the image (NOBITS has none); when
+ * not, kind goes to lost or past. */
+static bool
+held(struct elf_src *x, const GElf_Shdr *sh, unsigned kind)
+{
+	if (sh->sh_type == SHT_NOBITS ||
+	    pd_elf_image_has(x->im, sh->sh_offset, sh->sh_size))
+		return true;
+	if (pd_span_ok(sh->sh_offset, sh->sh_size, x->im->len))
+		x->lost |= kind;
+	else
+		x->past |= kind;
+	return false;
+}
+
+/* The same for the section at index i (a table's sh_link). */
+static bool
+held_at(struct elf_src *x, size_t i, unsigned kind)
+{
+	Elf_Scn *scn = elf_getscn(x->e, i);
+	GElf_Shdr sh;
+
+	return scn && gelf_getshdr(scn, &sh) && held(x, &sh, kind);
+}
 
 static int
 bid_elf(const struct pd_member *m)
@@ -61,13 +99,15 @@ debug_only(Elf *e)
 }
 
 static void
-build_id_of(Elf *e, struct pd_elf *out)
+build_id_of(struct elf_src *x, struct pd_elf *out)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
+	while ((scn = elf_nextscn(x->e, scn)) != NULL) {
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		if (!held(x, &sh, LOST_NOTE))
 			continue;
 		Elf_Data *data = elf_getdata(scn, NULL);
 		size_t off = 0, name_off, desc_off;
@@ -183,9 +223,59 @@ size_like_perf(struct pd_sym *v, unsigned n)
 	free(o);
 }
 
+/* Appends one symbol to the heap vector *v of *cap. */
+static void
+push_sym(struct pd_sym **v, unsigned *n, unsigned *cap, struct pd_sym s)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		*v = pd_xrealloc(*v, *cap * sizeof(**v));
+	}
+	(*v)[(*n)++] = s;
+}
+
+/* The function symbols of one table, in the arena; the vector grows
+ * with what the table holds, not with what its header claims. */
+static void
+table_syms(struct elf_src *x, Elf_Scn *scn, const GElf_Shdr *sh,
+    size_t shstr, unsigned machine, struct pd_elf *out, struct pd_arena *a)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n = data ? sh->sh_size / sh->sh_entsize : 0;
+	struct pd_sym *v = NULL;
+	unsigned k = 0, cap = 0;
+
+	if (n > ELF_SYMS_MAX)
+		n = ELF_SYMS_MAX;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym s;
+		const char *name;
+
+		if (!gelf_getsym(data, (int)i, &s) || !s.st_value ||
+		    s.st_shndx == SHN_UNDEF)
+			continue;
+		name = elf_strptr(x->e, sh->sh_link, s.st_name);
+		if (name && (strcmp(name, "_text") == 0 ||
+		    strcmp(name, "_stext") == 0) && !out->text_addr)
+			out->text_addr = s.st_value;
+		if (!function_sym(x->e, shstr, machine, &s, name))
+			continue;
+		push_sym(&v, &k, &cap, (struct pd_sym){ s.st_value, s.st_size,
+		    pd_arena_strdup(a, name), NULL,
+		    GELF_ST_BIND(s.st_info) <= STB_WEAK ?
+		    GELF_ST_BIND(s.st_info) : STB_LOCAL });
+	}
+	out->syms = pd_arena_alloc(a, (k + 1) * sizeof(*out->syms));
+	if (k)
+		memcpy(out->syms, v, k * sizeof(*v));
+	out->n_syms = k;
+	free(v);
+}
+
 /* Function symbols of the table of type t; false when it has none. */
 static bool
-symbols_of(Elf *e, Elf64_Word t, struct pd_elf *out, struct pd_arena *a)
+symbols_of(struct elf_src *x, Elf64_Word t, struct pd_elf *out,
+    struct pd_arena *a)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Ehdr eh;
@@ -193,38 +283,19 @@ symbols_of(Elf *e, Elf64_Word t, struct pd_elf *out, struct pd_arena *a)
 	size_t shstr;
 
 	/* without section names no label qualifies; functions still do */
-	if (elf_getshdrstrndx(e, &shstr) != 0)
+	if (elf_getshdrstrndx(x->e, &shstr) != 0)
 		shstr = SHN_UNDEF;
-	if (!gelf_getehdr(e, &eh))
+	if (!gelf_getehdr(x->e, &eh))
 		eh.e_machine = EM_NONE;
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
+	while ((scn = elf_nextscn(x->e, scn)) != NULL) {
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != t ||
 		    !sh.sh_entsize)
 			continue;
-		Elf_Data *data = elf_getdata(scn, NULL);
-		size_t n = data ? sh.sh_size / sh.sh_entsize : 0;
+		unsigned kind = t == SHT_SYMTAB ? LOST_SYMTAB : LOST_DYNSYM;
 
-		if (n > ELF_SYMS_MAX)
-			n = ELF_SYMS_MAX;
-		out->syms = pd_arena_alloc(a, (n + 1) * sizeof(*out->syms));
-		for (size_t i = 0; i < n; i++) {
-			GElf_Sym s;
-			const char *name;
-
-			if (!gelf_getsym(data, (int)i, &s) || !s.st_value ||
-			    s.st_shndx == SHN_UNDEF)
-				continue;
-			name = elf_strptr(e, sh.sh_link, s.st_name);
-			if (name && (strcmp(name, "_text") == 0 ||
-			    strcmp(name, "_stext") == 0) && !out->text_addr)
-				out->text_addr = s.st_value;
-			if (!function_sym(e, shstr, eh.e_machine, &s, name))
-				continue;
-			out->syms[out->n_syms++] = (struct pd_sym){
-			    s.st_value, s.st_size, pd_arena_strdup(a, name),
-			    NULL, GELF_ST_BIND(s.st_info) <= STB_WEAK ?
-			    GELF_ST_BIND(s.st_info) : STB_LOCAL };
-		}
+		if (!held(x, &sh, kind) || !held_at(x, sh.sh_link, kind))
+			continue;
+		table_syms(x, scn, &sh, shstr, eh.e_machine, out, a);
 		size_like_perf(out->syms, out->n_syms);
 		out->n_syms = pd_syms_settle(out->syms, out->n_syms);
 		out->from_symtab = t == SHT_SYMTAB;
@@ -249,6 +320,7 @@ struct plt_rel {
 };
 
 struct plt_src {
+	struct elf_src *x;
 	Elf *e;
 	unsigned machine;
 	Elf_Data *syms;			/* the table .rela.plt names */
@@ -330,8 +402,13 @@ plt_rels(struct plt_src *src, size_t *n)
 	if (!rscn || rsh.sh_type != SHT_RELA || !rsh.sh_entsize ||
 	    !(sscn = elf_getscn(src->e, rsh.sh_link)) ||
 	    !gelf_getshdr(sscn, &ssh) || (ssh.sh_type != SHT_DYNSYM &&
-	    ssh.sh_type != SHT_SYMTAB) ||
-	    !(data = elf_getdata(rscn, NULL)) ||
+	    ssh.sh_type != SHT_SYMTAB))
+		return NULL;
+	/* checked first: libelf copies what it converts */
+	if (!held(src->x, &rsh, LOST_PLT) || !held(src->x, &ssh, LOST_PLT) ||
+	    !held_at(src->x, ssh.sh_link, LOST_PLT))
+		return NULL;
+	if (!(data = elf_getdata(rscn, NULL)) ||
 	    !(src->syms = elf_getdata(sscn, NULL)))
 		return NULL;
 	src->strtab = ssh.sh_link;
@@ -374,9 +451,10 @@ plt_name(const struct plt_src *src, const struct plt_rel *r, uint64_t off,
 }
 
 static void
-plt_of(Elf *e, struct pd_elf *out, struct pd_arena *a)
+plt_of(struct elf_src *x, struct pd_elf *out, struct pd_arena *a)
 {
-	struct plt_src src = { e, 0, NULL, 0 };
+	Elf *e = x->e;
+	struct plt_src src = { x, e, 0, NULL, 0 };
 	struct plt_layout l;
 	struct plt_rel *v;
 	GElf_Ehdr eh;
@@ -408,46 +486,64 @@ out:
 	free(v);
 }
 
-static enum pd_status
-parse_elf(const struct pd_member *m, struct pd_input *in, struct pd_host *h,
-    struct pd_diag *d)
+static void
+segments_of(Elf *e, struct pd_elf *x)
 {
-	unsigned char *buf = NULL;
-	size_t len = 0, nph = 0;
-	enum pd_status rc = PD_OK;
-	Elf *e = NULL;
+	size_t nph = 0;
 
-	if (pd_input_slurp(in, in->max_spool, &buf, &len) != 0) {
-		pd_diag_note(d, PD_FAILED, "elf.read", 0, "%s", in->errmsg);
-		return PD_FAILED;
+	if (elf_getphdrnum(e, &nph) != 0)
+		return;
+	for (size_t i = 0; i < nph && x->n_segs < PD_ELF_SEGS; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
+			x->segs[x->n_segs++] = (struct pd_elf_seg){
+			    ph.p_offset, ph.p_vaddr, ph.p_memsz };
 	}
-	elf_version(EV_CURRENT);
-	e = elf_memory((char *)buf, len);
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		pd_diag_note(d, PD_FAILED, "elf.bad", 0, "not a readable ELF "
-		    "file: %s", elf_errmsg(-1));
-		rc = PD_FAILED;
-		goto out;
-	}
+}
+
+static const char *
+kinds(struct pd_arena *a, unsigned k)
+{
+	return pd_arena_printf(a, "%s%s%s%s", k & LOST_SYMTAB ? " .symtab" :
+	    "", k & LOST_DYNSYM ? " .dynsym" : "", k & LOST_NOTE ? " notes" :
+	    "", k & LOST_PLT ? " .rela.plt" : "");
+}
+
+/* What lay outside the window or the file, by name. */
+static void
+note_lost(const struct elf_src *src, size_t window, struct pd_diag *d)
+{
+	if (src->lost)
+		pd_diag_note(d, PD_WARN, "elf.window", 0, "%s not read: outside "
+		    "the %zu %s window (the file's first quarter of it, and "
+		    "the rest before its section headers); --max-spool widens "
+		    "it", kinds(d->arena, src->lost) + 1, window >= 1u << 20 ?
+		    window >> 20 : window >> 10, window >= 1u << 20 ? "MiB" :
+		    "KiB");
+	if (src->past)
+		pd_diag_note(d, PD_WARN, "elf.section-offset", 0, "%s not "
+		    "read: their offset and size point past the end of the "
+		    "file", kinds(d->arena, src->past) + 1);
+}
+
+static void
+analyse(struct elf_src *src, const struct pd_member *m, struct pd_host *h,
+    struct pd_diag *d, size_t window)
+{
 	struct pd_elf *x = pd_arena_alloc(d->arena, sizeof(*x));
 
 	x->member = m->path;
-	x->debug_only = debug_only(e);
-	build_id_of(e, x);
-	if (elf_getphdrnum(e, &nph) == 0)
-		for (size_t i = 0; i < nph && x->n_segs < PD_ELF_SEGS; i++) {
-			GElf_Phdr ph;
-
-			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD)
-				x->segs[x->n_segs++] = (struct pd_elf_seg){
-				    ph.p_offset, ph.p_vaddr, ph.p_memsz };
-		}
-	bool named = symbols_of(e, SHT_SYMTAB, x, d->arena) ||
-	    symbols_of(e, SHT_DYNSYM, x, d->arena);
+	x->debug_only = debug_only(src->e);
+	build_id_of(src, x);
+	segments_of(src->e, x);
+	bool named = symbols_of(src, SHT_SYMTAB, x, d->arena) ||
+	    symbols_of(src, SHT_DYNSYM, x, d->arena);
 
 	if (!x->debug_only)
-		plt_of(e, x, d->arena);
-	if (!named)
+		plt_of(src, x, d->arena);
+	note_lost(src, window, d);
+	if (!named && !((src->lost | src->past) & (LOST_SYMTAB | LOST_DYNSYM)))
 		pd_diag_note(d, PD_WARN, "elf.no-symbols", 0, "no function "
 		    "symbols (stripped): addresses in it%s stay unnamed",
 		    x->n_plt ? " but its PLT stubs" : "");
@@ -456,10 +552,35 @@ parse_elf(const struct pd_member *m, struct pd_input *in, struct pd_host *h,
 		    "id: matched to profiles by file name only");
 	x->next = h->elfs;
 	h->elfs = x;
+}
+
+static enum pd_status
+parse_elf(const struct pd_member *m, struct pd_input *in, struct pd_host *h,
+    struct pd_diag *d)
+{
+	struct elf_image im;
+	struct elf_src src = { NULL, &im, 0, 0 };
+	enum pd_status rc = PD_OK;
+	const char *why = NULL;
+
+	if (pd_elf_image_read(in, in->max_spool, &im, &why) != 0) {
+		pd_diag_note(d, PD_FAILED, "elf.read", 0, "%s", why);
+		rc = PD_FAILED;
+		goto out;
+	}
+	elf_version(EV_CURRENT);
+	src.e = elf_memory((char *)im.p, im.len);
+	if (!src.e || elf_kind(src.e) != ELF_K_ELF) {
+		pd_diag_note(d, PD_FAILED, "elf.bad", 0, "not a readable ELF "
+		    "file: %s", elf_errmsg(-1));
+		rc = PD_FAILED;
+		goto out;
+	}
+	analyse(&src, m, h, d, in->max_spool);
 out:
-	if (e)
-		elf_end(e);
-	free(buf);
+	if (src.e)
+		elf_end(src.e);
+	pd_elf_image_free(&im);
 	return rc;
 }
 

@@ -481,8 +481,7 @@ read_features(struct reader *r, uint64_t data_end, const uint64_t flags[4])
 
 		if (!pd_cursor_ok(&t))
 			break;
-		if (off < data_end || off - data_end > len ||
-		    size > len - (off - data_end)) {
+		if (off < data_end || !pd_span_ok(off - data_end, size, len)) {
 			pd_diag_note(r->d, PD_WARN, "perf.feature-offset", 0,
 			    "feature %u points outside the file", i);
 			continue;
@@ -511,8 +510,9 @@ parse_file(struct reader *r, const unsigned char *head)
 		flags[i] = u64_of(&c);
 	if (hsize < HEADER_SIZE || data_off < HEADER_SIZE ||
 	    data_off - HEADER_SIZE > PRE_DATA_MAX || attr_size < 64 ||
-	    attrs_off < HEADER_SIZE || attrs_off + attrs_size > data_off ||
-	    attrs_off + attrs_size < attrs_off) {
+	    attr_size > data_off || attrs_off < HEADER_SIZE ||
+	    !pd_span_ok(attrs_off, attrs_size, data_off) ||
+	    !pd_span_ok(data_off, data_size, UINT64_MAX)) {
 		pd_diag_note(r->d, PD_FAILED, "perf.header", 0, "header "
 		    "offsets are not those of a perf.data file (attrs at %llu, "
 		    "data at %llu)", (unsigned long long)attrs_off,
@@ -528,8 +528,11 @@ parse_file(struct reader *r, const unsigned char *head)
 		free(pre);
 		return PD_FAILED;
 	}
-	/* attrs: perf_event_attr then the file section of its ids */
-	for (uint64_t o = attrs_off; o + attr_size <= attrs_off + attrs_size;
+	/* attrs: perf_event_attr then the file section of its ids; o stays
+	 * inside [attrs_off, attrs_end], so o += attr_size cannot wrap */
+	uint64_t attrs_end = attrs_off + attrs_size;
+
+	for (uint64_t o = attrs_off; pd_span_ok(o, attr_size, attrs_end);
 	    o += attr_size) {
 		struct pd_cursor a, ids;
 		unsigned idx = r->n_attrs;
@@ -539,8 +542,7 @@ parse_file(struct reader *r, const unsigned char *head)
 			break;
 		uint64_t ioff = u64_of(&a), isz = u64_of(&a);
 
-		if (ioff < HEADER_SIZE || ioff + isz > data_off ||
-		    ioff + isz < ioff)
+		if (ioff < HEADER_SIZE || !pd_span_ok(ioff, isz, data_off))
 			continue;
 		pd_cursor_init(&ids, pre + (ioff - HEADER_SIZE), isz, r->le);
 		while (pd_cursor_left(&ids) >= 8)

@@ -54,7 +54,7 @@ static const struct opt {
 	{ "max-ratio", OPT_MAX_RATIO, "N", "largest decompressed:compressed "
 	    "ratio (1000)" },
 	{ "max-spool", OPT_MAX_SPOOL, "SIZE", "bytes of one member held in "
-	    "memory at most (1G)" },
+	    "memory at most: an ELF file's window (64M)" },
 	{ "max-depth", OPT_MAX_DEPTH, "N", "nested archive levels opened (3)" },
 	{ "max-line", OPT_MAX_LINE, "SIZE", "longest text line read (1M)" },
 	{ "one-thread", OPT_ONE_THREAD, NULL, "decompress a compressed bundle "

@@ -4,7 +4,9 @@
  * reads.  Every binary input goes through one.
  *   pd_cursor_u16/u32 read in c->le order, pd_cursor_be16/be32 in network
  *   order; pd_cursor_bytes gives n bytes in place (NULL and bad when
- *   fewer are left). */
+ *   fewer are left).
+ * pd_span_ok is the one test of an offset and size read from a file:
+ * off + size fits in limit, with no wrap of the sum. */
 #ifndef PD_CURSOR_H
 #define PD_CURSOR_H
 
@@ -18,6 +20,12 @@ struct pd_cursor {
 	bool bad;
 	bool le;		/* multi-byte reads are little-endian */
 };
+
+static inline bool
+pd_span_ok(uint64_t off, uint64_t size, uint64_t limit)
+{
+	return off <= limit && size <= limit - off;
+}
 
 /* Inline: every decoded packet goes through a dozen of these. */
 static inline void

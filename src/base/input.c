@@ -23,7 +23,7 @@ pd_input_init(struct pd_input *in, struct pd_source src,
 	in->line = NULL;
 	in->line_cap = 0;
 	in->max_line = max_line ? max_line : 1;
-	in->max_spool = 512u << 20;
+	in->max_spool = 64u << 20;
 	in->line_no = 0;
 	in->consumed = 0;
 	in->eof = in->failed = false;

@@ -599,7 +599,7 @@ pd_limits_default(struct pd_limits *l)
 	l->max_members = 100000;
 	l->max_total = 64ull << 30;
 	l->max_ratio = 1000;
-	l->max_spool = 1ull << 30;
+	l->max_spool = 64ull << 20;
 	l->max_depth = 3;
 	l->max_line = 1u << 20;
 	l->one_thread = false;

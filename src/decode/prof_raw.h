@@ -48,6 +48,13 @@ struct prof_fork {
 	uint32_t pid, ppid;
 };
 
+/* Interned names: bump-allocated from these blocks, each string once. */
+struct prof_pool {
+	struct prof_pool *next;
+	size_t used, cap;
+	char buf[];
+};
+
 struct pd_prof_raw {
 	struct prof_addr *addrs;
 	unsigned n_addrs, cap_addrs;
@@ -67,6 +74,9 @@ struct pd_prof_raw {
 	unsigned n_names, cap_names;
 	uint32_t *name_index;
 	unsigned name_index_size;
+	struct prof_pool *pool;
+	size_t name_bytes;	/* in the pool, at most PD_PROF_NAME_BYTES */
+	uint64_t names_cut, names_over;	/* names cut; samples left out */
 	bool total_fixed;	/* period set by the reader, not summed */
 	uint64_t samples, dropped, stacks_dropped, maps_dropped;
 	double period;

@@ -25,6 +25,23 @@ mix(uint64_t h, uint64_t v)
 	return h ^ h >> 32;
 }
 
+static void
+free_pool(void *ctx)
+{
+	for (struct prof_pool *p = ctx, *next; p; p = next) {
+		next = p->next;
+		free(p);
+	}
+}
+
+void
+pd_prof_raw_give_names(struct pd_prof_raw *r, struct pd_arena *a)
+{
+	if (r->pool)
+		pd_arena_on_free(a, free_pool, r->pool);
+	r->pool = NULL;
+}
+
 struct pd_prof_raw *
 pd_prof_raw_new(void)
 {
@@ -47,10 +64,7 @@ pd_prof_raw_free(struct pd_prof_raw *r)
 	for (unsigned i = 0; i < r->n_maps; i++)
 		free(r->maps[i].filename);
 	free(r->maps);
-	for (unsigned i = 0; i < r->n_names; i++) {
-		free(r->names[i].dso);
-		free(r->names[i].sym);
-	}
+	free_pool(r->pool);
 	free(r->names);
 	free(r->name_index);
 	free(r->forks);
@@ -334,6 +348,13 @@ pd_profile_end(struct pd_profile *p, struct pd_diag *d)
 		    (unsigned long long)r->dropped,
 		    (unsigned long long)r->stacks_dropped,
 		    (unsigned long long)r->maps_dropped);
+	if (r->names_cut || r->names_over)
+		pd_diag_note(d, PD_WARN, "profile.names", 0, "%llu symbol or "
+		    "DSO names longer than %u bytes were cut there; %llu "
+		    "frames named past the %u MiB kept of all names were left "
+		    "out", (unsigned long long)r->names_cut,
+		    PD_PROF_NAME_MAX, (unsigned long long)r->names_over,
+		    PD_PROF_NAME_BYTES >> 20);
 }
 
 void
@@ -372,9 +393,62 @@ name_slot(const struct pd_prof_raw *r, const struct pd_prof_frame *f)
 	    f->sym) & (r->name_index_size - 1);
 }
 
-/* Index of a named frame, added when new; UINT32_MAX when full. */
+/* s interned: a copy in the pool; NULL past PD_PROF_NAME_BYTES. */
+static char *
+pool_str(struct pd_prof_raw *r, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct prof_pool *p = r->pool;
+
+	if (n > PD_PROF_NAME_BYTES - r->name_bytes)
+		return NULL;
+	if (!p || p->cap - p->used < n) {
+		size_t cap = 1u << 20;
+
+		p = pd_xmalloc(sizeof(*p) + cap);
+		p->used = 0;
+		p->cap = cap;
+		p->next = r->pool;
+		r->pool = p;
+	}
+	char *d = memcpy(p->buf + p->used, s, n);
+
+	p->used += n;
+	r->name_bytes += n;
+	return d;
+}
+
+/* s cut to PD_PROF_NAME_MAX bytes in buf when longer. */
+static const char *
+cut_name(struct pd_prof_raw *r, const char *s, char *buf)
+{
+	size_t n = strnlen(s, PD_PROF_NAME_MAX + 1);
+
+	if (n <= PD_PROF_NAME_MAX)
+		return s;
+	r->names_cut++;
+	memcpy(buf, s, PD_PROF_NAME_MAX);
+	buf[PD_PROF_NAME_MAX] = '\0';
+	return buf;
+}
+
+static uint32_t name_index_of(struct pd_prof_raw *r,
+    const struct pd_prof_frame *f);
+
+/* Index of a named frame, added when new; UINT32_MAX when full.  Names
+ * are cut to PD_PROF_NAME_MAX bytes and interned once. */
 static uint32_t
 name_of(struct pd_prof_raw *r, const struct pd_prof_frame *f)
+{
+	char sym[PD_PROF_NAME_MAX + 1], dso[PD_PROF_NAME_MAX + 1];
+	struct pd_prof_frame g = { cut_name(r, f->dso, dso),
+	    cut_name(r, f->sym, sym), f->kernel };
+
+	return name_index_of(r, &g);
+}
+
+static uint32_t
+name_index_of(struct pd_prof_raw *r, const struct pd_prof_frame *f)
 {
 	if ((r->n_names + 1) * 2 > r->name_index_size) {
 		if (r->n_names >= PD_PROF_ADDRS)
@@ -406,13 +480,19 @@ name_of(struct pd_prof_raw *r, const struct pd_prof_frame *f)
 		    strcmp(n->dso, f->dso) == 0)
 			return r->name_index[h];
 	}
+	char *dso = pool_str(r, f->dso), *sym = dso ? pool_str(r, f->sym) :
+	    NULL;
+
+	if (!sym) {
+		r->names_over++;
+		return UINT32_MAX;
+	}
 	if (r->n_names == r->cap_names) {
 		r->cap_names = r->cap_names ? r->cap_names * 2 : 256;
 		r->names = pd_xrealloc(r->names, r->cap_names *
 		    sizeof(*r->names));
 	}
-	r->names[r->n_names] = (struct prof_name){ pd_xstrdup(f->dso),
-	    pd_xstrdup(f->sym), f->kernel, -1 };
+	r->names[r->n_names] = (struct prof_name){ dso, sym, f->kernel, -1 };
 	r->name_index[h] = r->n_names;
 	return r->n_names++;
 }

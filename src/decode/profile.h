@@ -26,11 +26,17 @@ enum pd_cpumode {
 #define PD_PROF_SLOTS (1u << 22)	/* addresses in all stacks */
 #define PD_PROF_MAPS 65536		/* mmap records kept */
 #define PD_PROF_CHAIN 512		/* addresses of one stack used */
+#define PD_PROF_NAME_MAX 4096		/* bytes of a symbol or DSO name kept */
+#define PD_PROF_NAME_BYTES (64u << 20)	/* bytes of all names, interned */
 
 struct pd_prof_raw;
 
 struct pd_prof_raw *pd_prof_raw_new(void);
 void pd_prof_raw_free(struct pd_prof_raw *r);
+/* The interned names of r (named frames) go to the arena, which frees
+ * them with itself; the profile's symbols point at them. */
+struct pd_arena;
+void pd_prof_raw_give_names(struct pd_prof_raw *r, struct pd_arena *a);
 /* A process fork (perf FORK records where pid != ppid). */
 void pd_prof_fork(struct pd_prof_raw *r, uint32_t pid, uint32_t ppid);
 /* An executable mapping (perf MMAP/MMAP2). */

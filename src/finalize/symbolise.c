@@ -231,9 +231,11 @@ reindex(struct symtab *t)
 	}
 }
 
+/* copy: name and dso are copied to the arena; else they already
+ * live as long as it (a profile's interned names). */
 static uint32_t
-intern(struct symtab *t, struct pd_arena *a, const char *name,
-    const char *dso, bool kernel)
+intern_as(struct symtab *t, struct pd_arena *a, const char *name,
+    const char *dso, bool kernel, bool copy)
 {
 	if ((t->n + 1) * 2 > t->index_size)
 		reindex(t);
@@ -250,10 +252,18 @@ intern(struct symtab *t, struct pd_arena *a, const char *name,
 		t->cap = t->cap ? t->cap * 2 : 256;
 		t->v = pd_xrealloc(t->v, t->cap * sizeof(*t->v));
 	}
-	t->v[t->n] = (struct pd_prof_sym){ pd_arena_strdup(a, name),
-	    pd_arena_strdup(a, dso), kernel, kernel && is_idle(name), 0, 0, 0 };
+	t->v[t->n] = (struct pd_prof_sym){ copy ? pd_arena_strdup(a, name) :
+	    name, copy ? pd_arena_strdup(a, dso) : dso, kernel,
+	    kernel && is_idle(name), 0, 0, 0 };
 	t->index[h] = t->n;
 	return t->n++;
+}
+
+static uint32_t
+intern(struct symtab *t, struct pd_arena *a, const char *name,
+    const char *dso, bool kernel)
+{
+	return intern_as(t, a, name, dso, kernel, true);
 }
 
 /* The name of one address: "[kernel.kallsyms]" or the module for
@@ -306,7 +316,7 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 	if (ad->pid == PROF_NAMED_PID) {
 		const struct prof_name *n = &mx->r->names[ad->ip];
 
-		return intern(t, a, n->sym, n->dso, n->kernel);
+		return intern_as(t, a, n->sym, n->dso, n->kernel, false);
 	}
 	if (kernel) {
 		const struct pd_sym *k = pd_sym_at(h->ksyms, h->n_ksyms,
@@ -582,6 +592,7 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 	note_sources(p, h, &kv, a);
 	pd_profile_views(p, a);
 	/* what rules and renderers read is in p now */
+	pd_prof_raw_give_names(r, a);	/* the symbols point at them */
 	pd_prof_raw_free(r);
 	p->raw = NULL;
 }

@@ -101,5 +101,6 @@ int test_group_ladder(void);
 int test_group_wlrules(void);
 int test_group_uploads(void);
 int test_group_escape(void);
+int test_group_hostile(void);
 
 #endif
