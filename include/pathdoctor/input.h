@@ -76,5 +76,8 @@ struct pd_gunzip;
 struct pd_gunzip *pd_gunzip_new(struct pd_source inner);
 void pd_gunzip_free(struct pd_gunzip *g);
 struct pd_source pd_gunzip_source(struct pd_gunzip *g);
+/* Compressed bytes consumed and bytes made so far (the ratio caps). */
+uint64_t pd_gunzip_in(const struct pd_gunzip *g);
+uint64_t pd_gunzip_out(const struct pd_gunzip *g);
 
 #endif

@@ -16,93 +16,33 @@
 #include <unistd.h>
 #include "bundle/bundle.h"
 #include "bundle/readahead.h"
+#include "bundle/walk.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/format.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
 
-#define RATIO_FLOOR (16u << 20)	/* below this, any ratio is fine */
 #define DIR_DEPTH_MAX 32
 
-struct walk {
-	const struct pd_limits *lim;
-	struct pd_model *model;
-	struct pd_arena *arena;
-	struct pd_coverage *cov;
-	struct archive *top;		/* for compressed byte counts */
-	uint64_t members, total_out, disk_in;
-	bool stop;			/* a bundle-wide cap was hit */
-	char stop_why[200];
-	unsigned netns_members;		/* other namespaces' outputs */
-	char netns_first[64];
-};
+static uint64_t
+archive_in(const void *a)
+{
+	la_int64_t n = archive_filter_bytes((struct archive *)a, -1);
 
-/* A source that counts what members yield, enforcing the total and
- * ratio caps. */
-struct counted {
-	struct pd_source inner;
-	struct walk *w;
-	char err[200];
-};
+	return n > 0 ? (uint64_t)n : 0;
+}
 
 static uint64_t
-compressed_in(const struct walk *w)
+gunzip_in(const void *gz)
 {
-	if (w->top) {
-		la_int64_t n = archive_filter_bytes(w->top, -1);
-
-		return n > 0 ? (uint64_t)n : 0;
-	}
-	return w->disk_in;
+	return pd_gunzip_in(gz);
 }
 
-static ssize_t
-counted_read(void *ctx, void *buf, size_t n)
+static uint64_t
+readahead_in(const void *ra)
 {
-	struct counted *c = ctx;
-	struct walk *w = c->w;
-
-	if (w->stop) {
-		snprintf(c->err, sizeof(c->err), "%s", w->stop_why);
-		return -1;
-	}
-	ssize_t r = c->inner.read(c->inner.ctx, buf, n);
-
-	if (r <= 0)
-		return r;
-	w->total_out += (uint64_t)r;
-	if (w->total_out > w->lim->max_total) {
-		snprintf(w->stop_why, sizeof(w->stop_why),
-		    "decompressed bytes over the bundle cap of %llu "
-		    "(--max-total)", (unsigned long long)w->lim->max_total);
-		w->stop = true;
-	} else if (w->total_out > RATIO_FLOOR) {
-		uint64_t in = compressed_in(w);
-
-		if (in && w->total_out / in > w->lim->max_ratio) {
-			snprintf(w->stop_why, sizeof(w->stop_why),
-			    "compression ratio over %llu:1 (--max-ratio); "
-			    "possible decompression bomb",
-			    (unsigned long long)w->lim->max_ratio);
-			w->stop = true;
-		}
-	}
-	if (w->stop) {
-		snprintf(c->err, sizeof(c->err), "%s", w->stop_why);
-		return -1;
-	}
-	return r;
-}
-
-static const char *
-counted_err(void *ctx)
-{
-	struct counted *c = ctx;
-
-	if (c->err[0])
-		return c->err;
-	return c->inner.err ? c->inner.err(c->inner.ctx) : "read error";
+	return pd_readahead_in(ra);
 }
 
 /* Source over a pd_input, so a filter can sit on top of a replayed head. */
@@ -241,18 +181,26 @@ nested_read(struct archive *a, void *ctx, const void **out)
 	return r;
 }
 
-static void
+/* Walks a nested archive as a layer of its own over up (the member's
+ * gzip layer, or the archive holding it); true when a cap ended it, so
+ * that the caller does not read on through what is left of it. */
+static bool
 open_nested(struct walk *w, struct pd_member_result *res,
-    const struct pd_member *m, struct pd_input *in)
+    const struct pd_member *m, struct pd_input *in, struct layer *up)
 {
 	if (m->depth + 1 > w->lim->max_depth) {
 		pd_diag_note(&res->diag, PD_WARN, "bundle.depth-cap", 0,
 		    "nested archive not opened: nesting deeper than %llu "
 		    "(--max-depth)", (unsigned long long)w->lim->max_depth);
-		return;
+		return false;
 	}
 	struct archive *a = archive_read_new();
 	struct nested *n = pd_xmalloc(sizeof(*n));
+	struct layer *outer = w->cur;
+	struct layer nl = { .up = up, .kind = "nested archive",
+		.name = m->path, .owner = &res->diag, .in_of = archive_in,
+		.in_ctx = a };
+	bool ended = false;
 
 	n->in = in;
 	archive_formats(a);
@@ -262,11 +210,15 @@ open_nested(struct walk *w, struct pd_member_result *res,
 		    archive_error_string(a));
 		goto out;
 	}
+	w->cur = &nl;
 	walk_archive(w, a, m->path, strip_gz(w, m->hint_path), m->depth + 1,
 	    &res->diag);
+	w->cur = outer;
+	ended = pd_layer_blocked(w, &nl);
 out:
 	archive_read_free(a);
 	free(n);
+	return ended;
 }
 
 /* A sosreport's output from another network namespace is identified
@@ -284,6 +236,23 @@ other_netns(struct walk *w, const char *path)
 	return true;
 }
 
+/* A member a cap cut short: the note naming it, unless the layer the cap
+ * ended is the member's own, which said so already. */
+static bool
+cut_note(struct pd_member_result *res, const struct counted *cnt,
+    const struct counted *gcnt)
+{
+	const struct counted *c = cnt->cut ? cnt : gcnt;
+
+	if (!c->cut)
+		return false;
+	if (c->cut->owner != &res->diag)
+		pd_diag_note(&res->diag, PD_FAILED, "member.cap", 0,
+		    "cut short after %llu bytes: %s", (unsigned long long)
+		    (gcnt->w ? gcnt->got : cnt->got), c->err);
+	return true;
+}
+
 /* One regular member: unwrap, sniff, parse, drain, record.  Kept whole
  * because the steps share the member's input and cleanup: its one exit
  * path frees what the unwrapping opened. */
@@ -294,11 +263,13 @@ process_member(struct walk *w, const char *path, int64_t size,
 	unsigned char *head = pd_xmalloc(PD_PEEK_MAX);
 	unsigned char *inner_head = NULL;
 	struct pd_member_result *res;
-	struct counted cnt = { .inner = src, .w = w };
-	struct pd_source s = { counted_read, counted_err, &cnt };
+	struct counted cnt, gcnt = { .w = NULL };
+	struct pd_source s = pd_counted(&cnt, w, w->cur, path, src);
+	struct layer gzl = { .up = w->cur, .kind = "gzip'd member",
+		.name = path, .in_of = gunzip_in };
 	struct pd_gunzip *gz = NULL;
 	struct pd_input outer, in;
-	bool err;
+	bool err, capped = false;
 
 	if (++w->members > w->lim->max_members) {
 		if (w->members == w->lim->max_members + 1)
@@ -307,6 +278,9 @@ process_member(struct walk *w, const char *path, int64_t size,
 			    "more than %llu members (--max-members); '%s' "
 			    "and the rest were not read",
 			    (unsigned long long)w->lim->max_members, path);
+		snprintf(w->stop_why, sizeof(w->stop_why), "more than %llu "
+		    "members (--max-members)",
+		    (unsigned long long)w->lim->max_members);
 		w->stop = true;
 		free(head);
 		return;
@@ -324,7 +298,9 @@ process_member(struct walk *w, const char *path, int64_t size,
 		inner_head = pd_xmalloc(PD_PEEK_MAX);
 		gz = pd_gunzip_new((struct pd_source){ input_src_read,
 		    input_src_err, &outer });
-		s = pd_gunzip_source(gz);
+		gzl.in_ctx = gz;
+		gzl.owner = &res->diag;
+		s = pd_counted(&gcnt, w, &gzl, path, pd_gunzip_source(gz));
 		n = fill_head(s, inner_head, PD_PEEK_MAX, &err);
 		m.head = inner_head;
 		m.head_len = n;
@@ -332,6 +308,8 @@ process_member(struct walk *w, const char *path, int64_t size,
 		m.size = -1;
 	}
 	if (err && n == 0) {
+		if (cut_note(res, &cnt, &gcnt))
+			goto out;
 		pd_diag_note(&res->diag, PD_FAILED, "member.unreadable", 0,
 		    "cannot read: %s", s.err(s.ctx));
 		goto out;
@@ -343,7 +321,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 	    &res->diag);
 	in.max_spool = w->lim->max_spool;
 	if (f->container) {
-		open_nested(w, res, &m, &in);
+		capped = open_nested(w, res, &m, &in, gz ? &gzl : w->cur);
 	} else if (f->parse && other_netns(w, path)) {
 		/* identified, but not this host's interfaces: finish() */
 	} else if (f->parse) {
@@ -369,8 +347,11 @@ process_member(struct walk *w, const char *path, int64_t size,
 			    pd_text_plausible(m.head, m.head_len) ? "" :
 			    " (binary data)");
 	}
-	pd_input_drain(&in);
-	if (in.failed || err)
+	if (!capped)
+		pd_input_drain(&in);
+	if (cut_note(res, &cnt, &gcnt))
+		;	/* said why */
+	else if (in.failed || err)
 		pd_diag_note(&res->diag, PD_FAILED, "member.truncated", 0,
 		    "read error after %llu bytes: %s; the part before was "
 		    "analysed", (unsigned long long)in.consumed,
@@ -421,23 +402,30 @@ skipped(struct walk *w, const char *path, const char *why)
 }
 
 static void
+damaged(struct pd_diag *owner, const char *last, struct archive *a)
+{
+	pd_diag_note(owner, PD_FAILED, "bundle.damaged", 0,
+	    "archive unreadable %s%s%s: %s; members before were analysed",
+	    last ? "after '" : "at its start", last ? last : "",
+	    last ? "'" : "", archive_error_string(a));
+}
+
+static void
 walk_archive(struct walk *w, struct archive *a, const char *prefix,
     const char *lone_name, unsigned depth, struct pd_diag *owner)
 {
 	struct archive_entry *e;
 	const char *last = NULL;
 
-	while (!w->stop) {
+	while (!pd_layer_blocked(w, w->cur)) {
 		int rc = archive_read_next_header(a, &e);
 
 		if (rc == ARCHIVE_EOF)
 			break;
 		if (rc < ARCHIVE_WARN) {
-			pd_diag_note(owner, PD_FAILED, "bundle.damaged", 0,
-			    "archive unreadable %s%s%s: %s; members before "
-			    "were analysed", last ? "after '" : "at its start",
-			    last ? last : "", last ? "'" : "",
-			    archive_error_string(a));
+			/* a cap failing the read has said so */
+			if (!pd_layer_blocked(w, w->cur))
+				damaged(owner, last, a);
 			break;
 		}
 		const char *name = archive_entry_pathname(e);
@@ -479,9 +467,6 @@ walk_archive(struct walk *w, struct archive *a, const char *prefix,
 		    (struct pd_source){ archive_src_read, archive_src_err, a },
 		    depth);
 	}
-	if (w->stop && w->stop_why[0] && owner == &w->cov->bundle)
-		pd_diag_note(owner, PD_FAILED, "bundle.cap", 0,
-		    "walk stopped: %s", w->stop_why);
 }
 
 /* Directory bundles: walked in name order so output is deterministic. */
@@ -503,7 +488,7 @@ fd_read(void *ctx, void *buf, size_t n)
 	if (r < 0)
 		snprintf(f->err, sizeof(f->err), "%s", strerror(errno));
 	else
-		f->w->disk_in += (uint64_t)r;
+		f->w->top.in += (uint64_t)r;
 	return r;
 }
 
@@ -638,13 +623,14 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
     struct pd_model *m, struct pd_coverage *cov, char *err, size_t errlen)
 {
 	struct walk w = { .lim = lim, .model = m, .arena = m->arena,
-		.cov = cov };
+		.cov = cov, .top = { .owner = &cov->bundle } };
 	struct archive *a = NULL;
 	struct pd_readahead *ra = NULL;
 	struct stat st;
 	int rc = -1;
 
 	memset(cov, 0, sizeof(*cov));
+	w.cur = &w.top;
 	pd_diag_init(&cov->bundle, m->arena, path);
 	bool is_stdin = strcmp(path, "-") == 0;
 
@@ -667,10 +653,12 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 		snprintf(err, errlen, "%s: %s", path, archive_error_string(a));
 		goto out;
 	}
-	w.top = a;
+	/* the bundle's compressed bytes: the readahead's when it inflates,
+	 * since libarchive then sees plain tar */
+	w.top.in_of = ra ? readahead_in : archive_in;
+	w.top.in_ctx = ra ? (const void *)ra : a;
 	walk_archive(&w, a, NULL, is_stdin ? "stdin" :
 	    strip_gz(&w, lone_name_of(&w, path)), 0, &cov->bundle);
-	w.top = NULL;
 	rc = finish(&w, path, err, errlen);
 out:
 	archive_read_free(a);
@@ -684,20 +672,21 @@ pd_bundle_read_memory(const void *data, size_t len, const char *name,
     struct pd_coverage *cov, char *err, size_t errlen)
 {
 	struct walk w = { .lim = lim, .model = m, .arena = m->arena,
-		.cov = cov };
+		.cov = cov, .top = { .owner = &cov->bundle } };
 	struct archive *a = archive_read_new();
 	int rc = -1;
 
 	memset(cov, 0, sizeof(*cov));
+	w.cur = &w.top;
 	pd_diag_init(&cov->bundle, m->arena, name);
 	archive_formats(a);
 	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s", name, archive_error_string(a));
 		goto out;
 	}
-	w.top = a;
+	w.top.in_of = archive_in;
+	w.top.in_ctx = a;
 	walk_archive(&w, a, NULL, strip_gz(&w, name), 0, &cov->bundle);
-	w.top = NULL;
 	rc = finish(&w, name, err, errlen);
 out:
 	archive_read_free(a);

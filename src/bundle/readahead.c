@@ -33,6 +33,8 @@ struct pd_readahead {
 	pthread_cond_t filled, emptied;
 	unsigned char *buf[RA_BLOCKS];
 	size_t len[RA_BLOCKS];
+	uint64_t in_at[RA_BLOCKS];	/* compressed bytes behind each block */
+	uint64_t taken_in;		/* ... behind the block last taken */
 	unsigned head, tail, count;	/* ring: produce at head, take at tail */
 	bool holding;			/* the consumer has block tail */
 	bool eof, failed, stop;
@@ -117,9 +119,11 @@ produce(void *arg)
 
 		pthread_mutex_unlock(&r->mu);
 		size_t len = fill(r, r->buf[i], &eof, &failed, err, sizeof(err));
+		uint64_t in = pd_gunzip_in(r->gz);
 
 		pthread_mutex_lock(&r->mu);
 		r->len[i] = len;
+		r->in_at[i] = in;
 		if (len > 0) {
 			r->head = (r->head + 1) % RA_BLOCKS;
 			r->count++;
@@ -152,6 +156,7 @@ take_here(struct archive *a, void *ctx, const void **out)
 	n = fill(r, r->buf[0], &eof, &failed, r->err, sizeof(r->err));
 	r->eof = eof;
 	r->failed = failed;
+	r->taken_in = pd_gunzip_in(r->gz);
 	if (n == 0 && failed) {
 		archive_set_error(a, EIO, "%s", r->err);
 		return -1;
@@ -180,6 +185,7 @@ take(struct archive *a, void *ctx, const void **out)
 		r->holding = true;
 		*out = r->buf[r->tail];
 		n = (la_ssize_t)r->len[r->tail];
+		r->taken_in = r->in_at[r->tail];
 	} else if (r->failed) {
 		archive_set_error(a, EIO, "%s", r->err);
 		n = -1;
@@ -229,6 +235,14 @@ pd_readahead_open(struct archive *a, const char *path, bool threaded,
 		return -1;
 	}
 	return 0;
+}
+
+/* Counted per block handed over, not as the producer reads, so that the
+ * ratio cap fires at the same byte with or without the thread. */
+uint64_t
+pd_readahead_in(const struct pd_readahead *r)
+{
+	return r->taken_in;
 }
 
 void

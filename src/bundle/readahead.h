@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct archive;
 struct pd_readahead;
@@ -20,6 +21,8 @@ bool pd_readahead_wanted(const char *path);
  * (nothing to free then). */
 int pd_readahead_open(struct archive *a, const char *path, bool threaded,
     struct pd_readahead **out, char *err, size_t errlen);
+/* Compressed bytes behind what the archive has been handed so far. */
+uint64_t pd_readahead_in(const struct pd_readahead *r);
 /* Stops the thread (early if the walker stopped early) and frees. */
 void pd_readahead_close(struct pd_readahead *r);
 
