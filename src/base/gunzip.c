@@ -15,6 +15,14 @@ struct pd_gunzip {
 	char err[160];
 };
 
+bool
+pd_is_gzip(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	return n >= 2 && b[0] == 0x1f && b[1] == 0x8b;
+}
+
 struct pd_gunzip *
 pd_gunzip_new(struct pd_source inner)
 {

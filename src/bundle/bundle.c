@@ -40,6 +40,12 @@ gunzip_in(const void *gz)
 }
 
 static uint64_t
+unxz_in(const void *xz)
+{
+	return pd_unxz_in(xz);
+}
+
+static uint64_t
 readahead_in(const void *ra)
 {
 	return pd_readahead_in(ra);
@@ -105,7 +111,8 @@ has_suffix(const char *s, const char *suf)
 static const char *
 strip_gz(struct walk *w, const char *path)
 {
-	static const char *const sufs[] = { ".gz", ".gzip", ".z", NULL };
+	static const char *const sufs[] = { ".gz", ".gzip", ".z", ".xz",
+		NULL };
 
 	for (const char *const *s = sufs; *s; s++)
 		if (has_suffix(path, *s))
@@ -236,20 +243,64 @@ other_netns(struct walk *w, const char *path)
 	return true;
 }
 
+/* A gzip'd or xz'd member, unwrapped as a decompression layer of its
+ * own (its ratio counted apart from the archive's). */
+struct unwrap {
+	struct pd_gunzip *gz;
+	struct pd_unxz *xz;
+	struct layer l;
+	struct counted c;
+};
+
+static bool
+unwrap(struct walk *w, struct unwrap *u, struct pd_member_result *res,
+    struct pd_input *raw, struct pd_source *s)
+{
+	struct pd_source in = { input_src_read, input_src_err, raw };
+	struct pd_source dec;
+
+	if (pd_is_gzip(raw->head, raw->head_len)) {
+		u->gz = pd_gunzip_new(in);
+		dec = pd_gunzip_source(u->gz);
+		u->l = (struct layer){ .kind = "gzip'd member",
+			.in_of = gunzip_in, .in_ctx = u->gz };
+	} else if (pd_is_xz(raw->head, raw->head_len)) {
+		u->xz = pd_unxz_new(in);
+		dec = pd_unxz_source(u->xz);
+		u->l = (struct layer){ .kind = "xz'd member",
+			.in_of = unxz_in, .in_ctx = u->xz };
+	} else {
+		return false;
+	}
+	u->l.up = w->cur;
+	u->l.name = res->path;
+	u->l.owner = &res->diag;
+	*s = pd_counted(&u->c, w, &u->l, res->path, dec);
+	return true;
+}
+
+static void
+unwrap_free(struct unwrap *u)
+{
+	pd_gunzip_free(u->gz);
+	pd_unxz_free(u->xz);
+}
+
 /* A member a cap cut short: the note naming it, unless the layer the cap
  * ended is the member's own, which said so already. */
 static bool
 cut_note(struct pd_member_result *res, const struct counted *cnt,
-    const struct counted *gcnt)
+    const struct unwrap *u)
 {
-	const struct counted *c = cnt->cut ? cnt : gcnt;
+	bool wrapped = u->gz || u->xz;
+	const struct counted *c = cnt->cut || !wrapped ? cnt : &u->c;
 
 	if (!c->cut)
 		return false;
 	if (c->cut->owner != &res->diag)
 		pd_diag_note(&res->diag, PD_FAILED, "member.cap", 0,
 		    "cut short after %llu bytes: %s", (unsigned long long)
-		    (gcnt->w ? gcnt->got : cnt->got), c->err);
+		    (wrapped ? u->c.got : cnt->got), c->err);
 	return true;
 }
 
@@ -263,11 +314,9 @@ process_member(struct walk *w, const char *path, int64_t size,
 	unsigned char *head = pd_xmalloc(PD_PEEK_MAX);
 	unsigned char *inner_head = NULL;
 	struct pd_member_result *res;
-	struct counted cnt, gcnt = { .w = NULL };
+	struct counted cnt;
 	struct pd_source s = pd_counted(&cnt, w, w->cur, path, src);
-	struct layer gzl = { .up = w->cur, .kind = "gzip'd member",
-		.name = path, .in_of = gunzip_in };
-	struct pd_gunzip *gz = NULL;
+	struct unwrap u = { .gz = NULL };
 	struct pd_input outer, in;
 	bool err, capped = false;
 
@@ -293,14 +342,9 @@ process_member(struct walk *w, const char *path, int64_t size,
 	};
 
 	pd_input_init(&outer, s, head, n, w->lim->max_line, &res->diag);
-	if (!err && n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
-		/* A gzip'd member: identify and parse what is inside. */
+	if (!err && unwrap(w, &u, res, &outer, &s)) {
+		/* identify and parse what is inside */
 		inner_head = pd_xmalloc(PD_PEEK_MAX);
-		gz = pd_gunzip_new((struct pd_source){ input_src_read,
-		    input_src_err, &outer });
-		gzl.in_ctx = gz;
-		gzl.owner = &res->diag;
-		s = pd_counted(&gcnt, w, &gzl, path, pd_gunzip_source(gz));
 		n = fill_head(s, inner_head, PD_PEEK_MAX, &err);
 		m.head = inner_head;
 		m.head_len = n;
@@ -308,7 +352,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 		m.size = -1;
 	}
 	if (err && n == 0) {
-		if (cut_note(res, &cnt, &gcnt))
+		if (cut_note(res, &cnt, &u))
 			goto out;
 		pd_diag_note(&res->diag, PD_FAILED, "member.unreadable", 0,
 		    "cannot read: %s", s.err(s.ctx));
@@ -321,7 +365,8 @@ process_member(struct walk *w, const char *path, int64_t size,
 	    &res->diag);
 	in.max_spool = w->lim->max_spool;
 	if (f->container) {
-		capped = open_nested(w, res, &m, &in, gz ? &gzl : w->cur);
+		capped = open_nested(w, res, &m, &in,
+		    u.gz || u.xz ? &u.l : w->cur);
 	} else if (f->parse && other_netns(w, path)) {
 		/* identified, but not this host's interfaces: finish() */
 	} else if (f->parse) {
@@ -349,7 +394,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 	}
 	if (!capped)
 		pd_input_drain(&in);
-	if (cut_note(res, &cnt, &gcnt))
+	if (cut_note(res, &cnt, &u))
 		;	/* said why */
 	else if (in.failed || err)
 		pd_diag_note(&res->diag, PD_FAILED, "member.truncated", 0,
@@ -359,7 +404,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 	pd_input_release(&in);
 out:
 	pd_input_release(&outer);
-	pd_gunzip_free(gz);
+	unwrap_free(&u);
 	free(inner_head);
 	free(head);
 	pd_diag_finish(&res->diag);
@@ -644,12 +689,12 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 	}
 	a = archive_read_new();
 	archive_formats(a);
-	if (!is_stdin && pd_readahead_wanted(path)) {
+	/* stdin always: its xz is bounded there too, and a stall noted */
+	if (is_stdin || pd_readahead_wanted(path)) {
 		if (pd_readahead_open(a, path, !lim->one_thread, &ra, err,
 		    errlen) != 0)
 			goto out;
-	} else if ((is_stdin ? archive_read_open_fd(a, 0, 65536) :
-	    archive_read_open_filename(a, path, 65536)) != ARCHIVE_OK) {
+	} else if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s", path, archive_error_string(a));
 		goto out;
 	}
