@@ -77,7 +77,23 @@ add_result(struct walk *w, const char *path, const char *format)
 	r->next = w->cov->members;
 	w->cov->members = r;
 	w->cov->n_members++;
+	w->cov->n_listed++;
 	return r;
+}
+
+/* A member of no format read (or not followed) past the listed ones:
+ * taken off the list, counted.  It is the newest result, so the head. */
+static void
+fold(struct walk *w, struct pd_member_result *r)
+{
+	struct pd_coverage *cov = w->cov;
+
+	if (cov->n_listed <= PD_MEMBERS_LISTED || cov->members != r)
+		return;
+	cov->members = r->next;
+	cov->n_listed--;
+	cov->n_folded++;
+	cov->n_folded_noted += r->diag.worst != PD_OK;
 }
 
 static size_t
@@ -408,6 +424,8 @@ out:
 	free(inner_head);
 	free(head);
 	pd_diag_finish(&res->diag);
+	if (strcmp(res->format, "unknown") == 0)
+		fold(w, res);
 }
 
 static ssize_t
@@ -444,6 +462,7 @@ skipped(struct walk *w, const char *path, const char *why)
 	struct pd_member_result *r = add_result(w, path, "skipped");
 
 	pd_diag_note(&r->diag, PD_WARN, "member.not-followed", 0, "%s", why);
+	fold(w, r);
 }
 
 static void
@@ -620,17 +639,17 @@ cmp_result(const void *a, const void *b)
 static void
 sort_results(struct pd_coverage *cov)
 {
-	if (cov->n_members < 2)
+	if (cov->n_listed < 2)
 		return;
-	struct pd_member_result **v = pd_xmalloc(cov->n_members * sizeof(*v));
+	struct pd_member_result **v = pd_xmalloc(cov->n_listed * sizeof(*v));
 	unsigned i = 0;
 
 	for (struct pd_member_result *r = cov->members; r; r = r->next)
 		v[i++] = r;
-	qsort(v, cov->n_members, sizeof(*v), cmp_result);
-	for (i = 0; i + 1 < cov->n_members; i++)
+	qsort(v, cov->n_listed, sizeof(*v), cmp_result);
+	for (i = 0; i + 1 < cov->n_listed; i++)
 		v[i]->next = v[i + 1];
-	v[cov->n_members - 1]->next = NULL;
+	v[cov->n_listed - 1]->next = NULL;
 	cov->members = v[0];
 	free(v);
 }
@@ -652,6 +671,12 @@ finish(struct walk *w, const char *path, char *err, size_t errlen)
 		    "%u members are outputs of other network namespaces "
 		    "('ip netns exec %s' ...): identified, not read as this "
 		    "host's interfaces", w->netns_members, w->netns_first);
+	if (w->cov->n_folded)
+		pd_diag_note(&w->cov->bundle, PD_WARN, "bundle.members-folded",
+		    0, "%u more members of no format pathdoctor reads, or not "
+		    "followed, are counted, not listed (past the first %u "
+		    "listed); %u of them have notes", w->cov->n_folded,
+		    PD_MEMBERS_LISTED, w->cov->n_folded_noted);
 	pd_diag_finish(&w->cov->bundle);
 	sort_results(w->cov);
 	if (w->cov->n_members == 0) {
