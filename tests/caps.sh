@@ -58,8 +58,10 @@ ms() { date +%s%N | cut -c1-13; }
 scales() {
 	name=$1 mk=$2
 	shift 2
-	$mk 1 "$tmp/n1" && $mk 2 "$tmp/n2" || {
-		echo "not ok caps $name-scales: cannot build the inputs"; return; }
+	if ! $mk 1 "$tmp/n1" || ! $mk 2 "$tmp/n2"; then
+		echo "not ok caps $name-scales: cannot build the inputs"
+		return
+	fi
 	t0=$(ms); "$bin" "$@" "$tmp/n1" >/dev/null 2>&1; t1=$(ms)
 	"$bin" "$@" "$tmp/n2" >/dev/null 2>&1; t2=$(ms)
 	a=$((t1 - t0 + 1)) b=$((t2 - t1 + 1))
