@@ -34,36 +34,9 @@ archive_in(const void *a)
 }
 
 static uint64_t
-gunzip_in(const void *gz)
-{
-	return pd_gunzip_in(gz);
-}
-
-static uint64_t
-unxz_in(const void *xz)
-{
-	return pd_unxz_in(xz);
-}
-
-static uint64_t
 readahead_in(const void *ra)
 {
 	return pd_readahead_in(ra);
-}
-
-/* Source over a pd_input, so a filter can sit on top of a replayed head. */
-static ssize_t
-input_src_read(void *ctx, void *buf, size_t n)
-{
-	return pd_input_read(ctx, buf, n);
-}
-
-static const char *
-input_src_err(void *ctx)
-{
-	struct pd_input *in = ctx;
-
-	return in->errmsg[0] ? in->errmsg : "read error";
 }
 
 static struct pd_member_result *
@@ -259,67 +232,6 @@ other_netns(struct walk *w, const char *path)
 	return true;
 }
 
-/* A gzip'd or xz'd member, unwrapped as a decompression layer of its
- * own (its ratio counted apart from the archive's). */
-struct unwrap {
-	struct pd_gunzip *gz;
-	struct pd_unxz *xz;
-	struct layer l;
-	struct counted c;
-};
-
-static bool
-unwrap(struct walk *w, struct unwrap *u, struct pd_member_result *res,
-    struct pd_input *raw, struct pd_source *s)
-{
-	struct pd_source in = { input_src_read, input_src_err, raw };
-	struct pd_source dec;
-
-	if (pd_is_gzip(raw->head, raw->head_len)) {
-		u->gz = pd_gunzip_new(in);
-		dec = pd_gunzip_source(u->gz);
-		u->l = (struct layer){ .kind = "gzip'd member",
-			.in_of = gunzip_in, .in_ctx = u->gz };
-	} else if (pd_is_xz(raw->head, raw->head_len)) {
-		u->xz = pd_unxz_new(in);
-		dec = pd_unxz_source(u->xz);
-		u->l = (struct layer){ .kind = "xz'd member",
-			.in_of = unxz_in, .in_ctx = u->xz };
-	} else {
-		return false;
-	}
-	u->l.up = w->cur;
-	u->l.name = res->path;
-	u->l.owner = &res->diag;
-	*s = pd_counted(&u->c, w, &u->l, res->path, dec);
-	return true;
-}
-
-static void
-unwrap_free(struct unwrap *u)
-{
-	pd_gunzip_free(u->gz);
-	pd_unxz_free(u->xz);
-}
-
-/* A member a cap cut short: the note naming it, unless the layer the cap
- * ended is the member's own, which said so already. */
-static bool
-cut_note(struct pd_member_result *res, const struct counted *cnt,
-    const struct unwrap *u)
-{
-	bool wrapped = u->gz || u->xz;
-	const struct counted *c = cnt->cut || !wrapped ? cnt : &u->c;
-
-	if (!c->cut)
-		return false;
-	if (c->cut->owner != &res->diag)
-		pd_diag_note(&res->diag, PD_FAILED, "member.cap", 0,
-		    "cut short after %llu bytes: %s", (unsigned long long)
-		    (wrapped ? u->c.got : cnt->got), c->err);
-	return true;
-}
-
 /* One regular member: unwrap, sniff, parse, drain, record.  Kept whole
  * because the steps share the member's input and cleanup: its one exit
  * path frees what the unwrapping opened. */
@@ -358,7 +270,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 	};
 
 	pd_input_init(&outer, s, head, n, w->lim->max_line, &res->diag);
-	if (!err && unwrap(w, &u, res, &outer, &s)) {
+	if (!err && pd_unwrap(w, &u, res, &outer, &s)) {
 		/* identify and parse what is inside */
 		inner_head = pd_xmalloc(PD_PEEK_MAX);
 		n = fill_head(s, inner_head, PD_PEEK_MAX, &err);
@@ -368,7 +280,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 		m.size = -1;
 	}
 	if (err && n == 0) {
-		if (cut_note(res, &cnt, &u))
+		if (pd_cut_note(res, &cnt, &u))
 			goto out;
 		pd_diag_note(&res->diag, PD_FAILED, "member.unreadable", 0,
 		    "cannot read: %s", s.err(s.ctx));
@@ -410,7 +322,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 	}
 	if (!capped)
 		pd_input_drain(&in);
-	if (cut_note(res, &cnt, &u))
+	if (pd_cut_note(res, &cnt, &u))
 		;	/* said why */
 	else if (in.failed || err)
 		pd_diag_note(&res->diag, PD_FAILED, "member.truncated", 0,
@@ -420,7 +332,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 	pd_input_release(&in);
 out:
 	pd_input_release(&outer);
-	unwrap_free(&u);
+	pd_unwrap_free(&u);
 	free(inner_head);
 	free(head);
 	pd_diag_finish(&res->diag);

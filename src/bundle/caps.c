@@ -2,11 +2,13 @@
  * ends the layer that broke it (a gzip'd member, a nested archive) and
  * the walk goes on with the next sibling; only the bundle's own stream
  * breaking it, or the total being spent, stops the walk, since nothing
- * after that can be reached without reading on. */
+ * after that can be reached without reading on.  Also the unwrapping of
+ * gzip'd and xz'd members, each such a layer. */
 #include <stdio.h>
 #include <string.h>
 #include "bundle/walk.h"
 #include "pathdoctor/diag.h"
+#include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 
 #define RATIO_FLOOR (16u << 20)	/* below this, any ratio is fine */
@@ -134,4 +136,83 @@ pd_counted(struct counted *c, struct walk *w, struct layer *l,
 	*c = (struct counted){ .inner = inner, .w = w, .layer = l,
 		.member = member };
 	return (struct pd_source){ counted_read, counted_err, c };
+}
+
+static uint64_t
+gunzip_in(const void *gz)
+{
+	return pd_gunzip_in(gz);
+}
+
+static uint64_t
+unxz_in(const void *xz)
+{
+	return pd_unxz_in(xz);
+}
+
+/* Source over a pd_input, so a filter can sit on top of a replayed head. */
+static ssize_t
+input_src_read(void *ctx, void *buf, size_t n)
+{
+	return pd_input_read(ctx, buf, n);
+}
+
+static const char *
+input_src_err(void *ctx)
+{
+	struct pd_input *in = ctx;
+
+	return in->errmsg[0] ? in->errmsg : "read error";
+}
+
+bool
+pd_unwrap(struct walk *w, struct unwrap *u, struct pd_member_result *res,
+    struct pd_input *raw, struct pd_source *s)
+{
+	struct pd_source in = { input_src_read, input_src_err, raw };
+	struct pd_source dec;
+
+	if (pd_is_gzip(raw->head, raw->head_len)) {
+		u->gz = pd_gunzip_new(in);
+		dec = pd_gunzip_source(u->gz);
+		u->l = (struct layer){ .kind = "gzip'd member",
+			.in_of = gunzip_in, .in_ctx = u->gz };
+	} else if (pd_is_xz(raw->head, raw->head_len)) {
+		u->xz = pd_unxz_new(in);
+		dec = pd_unxz_source(u->xz);
+		u->l = (struct layer){ .kind = "xz'd member",
+			.in_of = unxz_in, .in_ctx = u->xz };
+	} else {
+		return false;
+	}
+	u->l.up = w->cur;
+	u->l.name = res->path;
+	u->l.owner = &res->diag;
+	*s = pd_counted(&u->c, w, &u->l, res->path, dec);
+	return true;
+}
+
+void
+pd_unwrap_free(struct unwrap *u)
+{
+	pd_gunzip_free(u->gz);
+	pd_unxz_free(u->xz);
+}
+
+/* A member a cap cut short: the note naming it, unless the layer the cap
+ * ended is the member's own, which said so already. */
+bool
+pd_cut_note(struct pd_member_result *res, const struct counted *cnt,
+    const struct unwrap *u)
+{
+	bool wrapped = u->gz || u->xz;
+	const struct counted *c = cnt->cut || !wrapped ? cnt : &u->c;
+
+	if (!c->cut)
+		return false;
+	if (c->cut->owner != &res->diag)
+		pd_diag_note(&res->diag, PD_FAILED, "member.cap", 0,
+		    "cut short after %llu bytes: %s", (unsigned long long)
+		    (wrapped ? u->c.got : cnt->got), c->err);
+	return true;
 }

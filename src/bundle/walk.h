@@ -32,7 +32,7 @@ struct walk {
 	struct pd_coverage *cov;
 	struct layer top;		/* the bundle's own stream */
 	struct layer *cur;		/* the archive being walked */
-	uint64_t members, total_out, kept;
+	uint64_t members, total_out;
 	bool stop;			/* a bundle-wide cap was hit */
 	char stop_why[240];
 	unsigned netns_members;		/* other namespaces' outputs */
@@ -56,5 +56,24 @@ struct pd_source pd_counted(struct counted *c, struct walk *w,
     struct layer *l, const char *member, struct pd_source inner);
 /* True when a cap ended l, a layer under it, or the walk. */
 bool pd_layer_blocked(const struct walk *w, const struct layer *l);
+
+/* A gzip'd or xz'd member, unwrapped as a decompression layer of its
+ * own (its ratio counted apart from the archive's). */
+struct unwrap {
+	struct pd_gunzip *gz;
+	struct pd_unxz *xz;
+	struct layer l;
+	struct counted c;
+};
+
+/* Unwraps a member whose head (raw's) is gzip's or xz's magic: s then
+ * reads what is inside.  False, and nothing set up, for any other. */
+bool pd_unwrap(struct walk *w, struct unwrap *u,
+    struct pd_member_result *res, struct pd_input *raw, struct pd_source *s);
+void pd_unwrap_free(struct unwrap *u);
+/* A member a cap cut short gets a note (true), unless the layer the cap
+ * ended is the member's own, which said so already. */
+bool pd_cut_note(struct pd_member_result *res, const struct counted *cnt,
+    const struct unwrap *u);
 
 #endif
