@@ -648,6 +648,35 @@ out:
 	return rc;
 }
 
+/* A bundle in memory that is xz'd goes through the bounded decoder, as a
+ * file's would. */
+struct memxz {
+	struct pd_memsrc ms;
+	struct pd_unxz *xz;
+	unsigned char buf[65536];
+};
+
+static la_ssize_t
+memxz_read(struct archive *a, void *ctx, const void **out)
+{
+	struct memxz *x = ctx;
+	struct pd_source src = pd_unxz_source(x->xz);
+	ssize_t r = src.read(src.ctx, x->buf, sizeof(x->buf));
+
+	if (r < 0) {
+		archive_set_error(a, EIO, "%s", src.err(src.ctx));
+		return -1;
+	}
+	*out = x->buf;
+	return r;
+}
+
+static uint64_t
+memxz_in(const void *ctx)
+{
+	return pd_unxz_in(((const struct memxz *)ctx)->xz);
+}
+
 int
 pd_bundle_read_memory(const void *data, size_t len, const char *name,
     const struct pd_limits *lim, struct pd_model *m,
@@ -656,22 +685,33 @@ pd_bundle_read_memory(const void *data, size_t len, const char *name,
 	struct walk w = { .lim = lim, .model = m, .arena = m->arena,
 		.cov = cov, .top = { .owner = &cov->bundle } };
 	struct archive *a = archive_read_new();
+	struct memxz *x = NULL;
 	int rc = -1;
 
 	memset(cov, 0, sizeof(*cov));
 	w.cur = &w.top;
 	pd_diag_init(&cov->bundle, m->arena, name);
 	archive_formats(a);
-	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK) {
+	w.top.in_of = archive_in;
+	w.top.in_ctx = a;
+	if (pd_is_xz(data, len)) {
+		x = pd_xmalloc(sizeof(*x));
+		x->xz = pd_unxz_new(pd_memsrc(&x->ms, data, len));
+		w.top.in_of = memxz_in;
+		w.top.in_ctx = x;
+	}
+	if ((x ? archive_read_open(a, x, NULL, memxz_read, NULL) :
+	    archive_read_open_memory(a, data, len)) != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s", name, archive_error_string(a));
 		goto out;
 	}
-	w.top.in_of = archive_in;
-	w.top.in_ctx = a;
 	walk_archive(&w, a, NULL, strip_gz(&w, name), 0, &cov->bundle);
 	rc = finish(&w, name, err, errlen);
 out:
 	archive_read_free(a);
+	if (x)
+		pd_unxz_free(x->xz);
+	free(x);
 	return rc;
 }
 

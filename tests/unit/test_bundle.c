@@ -233,6 +233,29 @@ test_nested_bomb_ends_itself(void **state)
 	free(zeros);
 }
 
+/* An xz stream asking for a 3 GiB dictionary is refused, from a file and
+ * from memory, with the size it asked for. */
+static void
+test_xz_dictionary_bound(void **state)
+{
+	const char *f = "tests/fuzz/corpus/bundle/xz-dict.tar.xz";
+	struct parsed p;
+	size_t len;
+	unsigned char *xz = slurp(f, &len);
+
+	(void)state;
+	assert_non_null(xz);
+	parsed_read(&p, f);
+	assert_int_not_equal(p.rc, 0);
+	assert_non_null(strstr(p.err, "needs 3072 MiB"));
+	parsed_free(&p);
+	parsed_read_memory(&p, xz, len, "x.tar.xz");
+	assert_int_not_equal(p.rc, 0);
+	assert_non_null(strstr(p.err, "needs 3072 MiB"));
+	parsed_free(&p);
+	free(xz);
+}
+
 static void
 test_broken_input(void **state)
 {
@@ -463,6 +486,7 @@ test_group_bundle(void)
 		cmocka_unit_test(test_nested_gz_links_and_hosts),
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_nested_bomb_ends_itself),
+		cmocka_unit_test(test_xz_dictionary_bound),
 		cmocka_unit_test(test_broken_input),
 		cmocka_unit_test(test_manifest_workload),
 		cmocka_unit_test(test_manifest_workload_bad),
