@@ -7,8 +7,9 @@
 CC       ?= cc
 CLANG    ?= clang
 OPT      ?= -O2 -g
-PKGS     := libarchive libpcap libdw zlib jansson libzstd
+PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
+            liblzma-dev \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
             iproute2 pciutils busybox procps shellcheck

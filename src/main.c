@@ -50,15 +50,15 @@ static const struct opt {
 	{ "max-members", OPT_MAX_MEMBERS, "N", "members to read at most "
 	    "(100000)" },
 	{ "max-total", OPT_MAX_TOTAL, "SIZE", "decompressed bytes to read at "
-	    "most (64G)" },
+	    "most, every layer counted (64G)" },
 	{ "max-ratio", OPT_MAX_RATIO, "N", "largest decompressed:compressed "
-	    "ratio (1000)" },
+	    "ratio of any one layer (1000)" },
 	{ "max-spool", OPT_MAX_SPOOL, "SIZE", "bytes of one member held in "
 	    "memory at most: an ELF file's window (64M)" },
 	{ "max-depth", OPT_MAX_DEPTH, "N", "nested archive levels opened (3)" },
 	{ "max-line", OPT_MAX_LINE, "SIZE", "longest text line read (1M)" },
-	{ "one-thread", OPT_ONE_THREAD, NULL, "decompress a compressed bundle "
-	    "on the analysing thread (default: on a second thread)" },
+	{ "one-thread", OPT_ONE_THREAD, NULL, "decompress a gzip'd or xz'd "
+	    "bundle on the analysing thread (default: on a second thread)" },
 	{ "version", OPT_VERSION, NULL, "print the version" },
 	{ "help", OPT_HELP, NULL, "print this help" },
 };
@@ -76,7 +76,7 @@ usage(FILE *out)
 	fprintf(out, "usage: pathdoctor [options] BUNDLE\n\n"
 	    "BUNDLE is a .tar.gz/.tgz, .tar.xz, .tar.zst, .tar.bz2, .zip, a "
 	    "plain tar,\na single file (gzip'd or not), a directory, or - "
-	    "for stdin.\n\n");
+	    "for stdin (read to its end).\n\n");
 	for (size_t i = 0; i < PD_ARRAY_SIZE(opts); i++) {
 		char left[64];
 		const struct opt *o = &opts[i];

@@ -76,5 +76,21 @@ struct pd_gunzip;
 struct pd_gunzip *pd_gunzip_new(struct pd_source inner);
 void pd_gunzip_free(struct pd_gunzip *g);
 struct pd_source pd_gunzip_source(struct pd_gunzip *g);
+/* True when p starts with gzip's (xz's) magic. */
+bool pd_is_gzip(const void *p, size_t n);
+bool pd_is_xz(const void *p, size_t n);
+/* Compressed bytes consumed and bytes made so far (the ratio caps). */
+uint64_t pd_gunzip_in(const struct pd_gunzip *g);
+uint64_t pd_gunzip_out(const struct pd_gunzip *g);
+
+/* xz unwrapping (concatenated streams too) under a memory bound: a
+ * stream whose dictionary needs more fails with a message saying so.
+ * xz -9 needs 65 MiB. */
+#define PD_XZ_MEMLIMIT (96ull << 20)
+struct pd_unxz;
+struct pd_unxz *pd_unxz_new(struct pd_source inner);
+void pd_unxz_free(struct pd_unxz *x);
+struct pd_source pd_unxz_source(struct pd_unxz *x);
+uint64_t pd_unxz_in(const struct pd_unxz *x);
 
 #endif

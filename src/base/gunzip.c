@@ -10,9 +10,18 @@ struct pd_gunzip {
 	struct pd_source inner;
 	z_stream zs;
 	unsigned char in[65536];
+	uint64_t in_total, out_total;	/* across concatenated members */
 	bool inner_eof, stream_end, failed;
 	char err[160];
 };
+
+bool
+pd_is_gzip(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	return n >= 2 && b[0] == 0x1f && b[1] == 0x8b;
+}
 
 struct pd_gunzip *
 pd_gunzip_new(struct pd_source inner)
@@ -52,6 +61,7 @@ refill(struct pd_gunzip *g)
 	}
 	if (r == 0)
 		g->inner_eof = true;
+	g->in_total += (uint64_t)r;
 	g->zs.next_in = g->in;
 	g->zs.avail_in = (uInt)r;
 	return true;
@@ -88,6 +98,7 @@ gz_read(void *ctx, void *buf, size_t n)
 			snprintf(g->err, sizeof(g->err),
 			    "gzip stream truncated after %lu bytes out",
 			    (unsigned long)g->zs.total_out);
+			g->out_total += n - g->zs.avail_out;
 			return n - g->zs.avail_out > 0 ?
 			    (ssize_t)(n - g->zs.avail_out) : -1;
 		}
@@ -99,11 +110,25 @@ gz_read(void *ctx, void *buf, size_t n)
 			g->failed = true;
 			snprintf(g->err, sizeof(g->err), "gzip data corrupt: %s",
 			    g->zs.msg ? g->zs.msg : "inflate error");
+			g->out_total += n - g->zs.avail_out;
 			return n - g->zs.avail_out > 0 ?
 			    (ssize_t)(n - g->zs.avail_out) : -1;
 		}
 	}
+	g->out_total += n - g->zs.avail_out;
 	return (ssize_t)(n - g->zs.avail_out);
+}
+
+uint64_t
+pd_gunzip_in(const struct pd_gunzip *g)
+{
+	return g->in_total - g->zs.avail_in;
+}
+
+uint64_t
+pd_gunzip_out(const struct pd_gunzip *g)
+{
+	return g->out_total;
 }
 
 static const char *

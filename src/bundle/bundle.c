@@ -16,110 +16,27 @@
 #include <unistd.h>
 #include "bundle/bundle.h"
 #include "bundle/readahead.h"
+#include "bundle/walk.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/format.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
 
-#define RATIO_FLOOR (16u << 20)	/* below this, any ratio is fine */
 #define DIR_DEPTH_MAX 32
 
-struct walk {
-	const struct pd_limits *lim;
-	struct pd_model *model;
-	struct pd_arena *arena;
-	struct pd_coverage *cov;
-	struct archive *top;		/* for compressed byte counts */
-	uint64_t members, total_out, disk_in;
-	bool stop;			/* a bundle-wide cap was hit */
-	char stop_why[200];
-	unsigned netns_members;		/* other namespaces' outputs */
-	char netns_first[64];
-	const char *name_note;		/* for the next result: "member 7:
-					 * empty name"; NULL */
-};
+static uint64_t
+archive_in(const void *a)
+{
+	la_int64_t n = archive_filter_bytes((struct archive *)a, -1);
 
-/* A source that counts what members yield, enforcing the total and
- * ratio caps. */
-struct counted {
-	struct pd_source inner;
-	struct walk *w;
-	char err[200];
-};
+	return n > 0 ? (uint64_t)n : 0;
+}
 
 static uint64_t
-compressed_in(const struct walk *w)
+readahead_in(const void *ra)
 {
-	if (w->top) {
-		la_int64_t n = archive_filter_bytes(w->top, -1);
-
-		return n > 0 ? (uint64_t)n : 0;
-	}
-	return w->disk_in;
-}
-
-static ssize_t
-counted_read(void *ctx, void *buf, size_t n)
-{
-	struct counted *c = ctx;
-	struct walk *w = c->w;
-
-	if (w->stop) {
-		snprintf(c->err, sizeof(c->err), "%s", w->stop_why);
-		return -1;
-	}
-	ssize_t r = c->inner.read(c->inner.ctx, buf, n);
-
-	if (r <= 0)
-		return r;
-	w->total_out += (uint64_t)r;
-	if (w->total_out > w->lim->max_total) {
-		snprintf(w->stop_why, sizeof(w->stop_why),
-		    "decompressed bytes over the bundle cap of %llu "
-		    "(--max-total)", (unsigned long long)w->lim->max_total);
-		w->stop = true;
-	} else if (w->total_out > RATIO_FLOOR) {
-		uint64_t in = compressed_in(w);
-
-		if (in && w->total_out / in > w->lim->max_ratio) {
-			snprintf(w->stop_why, sizeof(w->stop_why),
-			    "compression ratio over %llu:1 (--max-ratio); "
-			    "possible decompression bomb",
-			    (unsigned long long)w->lim->max_ratio);
-			w->stop = true;
-		}
-	}
-	if (w->stop) {
-		snprintf(c->err, sizeof(c->err), "%s", w->stop_why);
-		return -1;
-	}
-	return r;
-}
-
-static const char *
-counted_err(void *ctx)
-{
-	struct counted *c = ctx;
-
-	if (c->err[0])
-		return c->err;
-	return c->inner.err ? c->inner.err(c->inner.ctx) : "read error";
-}
-
-/* Source over a pd_input, so a filter can sit on top of a replayed head. */
-static ssize_t
-input_src_read(void *ctx, void *buf, size_t n)
-{
-	return pd_input_read(ctx, buf, n);
-}
-
-static const char *
-input_src_err(void *ctx)
-{
-	struct pd_input *in = ctx;
-
-	return in->errmsg[0] ? in->errmsg : "read error";
+	return pd_readahead_in(ra);
 }
 
 static struct pd_member_result *
@@ -137,7 +54,23 @@ add_result(struct walk *w, const char *path, const char *format)
 	r->next = w->cov->members;
 	w->cov->members = r;
 	w->cov->n_members++;
+	w->cov->n_listed++;
 	return r;
+}
+
+/* A member of no format read (or not followed) past the listed ones:
+ * taken off the list, counted.  It is the newest result, so the head. */
+static void
+fold(struct walk *w, struct pd_member_result *r)
+{
+	struct pd_coverage *cov = w->cov;
+
+	if (cov->n_listed <= PD_MEMBERS_LISTED || cov->members != r)
+		return;
+	cov->members = r->next;
+	cov->n_listed--;
+	cov->n_folded++;
+	cov->n_folded_noted += r->diag.worst != PD_OK;
 }
 
 static size_t
@@ -171,7 +104,8 @@ has_suffix(const char *s, const char *suf)
 static const char *
 strip_gz(struct walk *w, const char *path)
 {
-	static const char *const sufs[] = { ".gz", ".gzip", ".z", NULL };
+	static const char *const sufs[] = { ".gz", ".gzip", ".z", ".xz",
+		NULL };
 
 	for (const char *const *s = sufs; *s; s++)
 		if (has_suffix(path, *s))
@@ -247,18 +181,26 @@ nested_read(struct archive *a, void *ctx, const void **out)
 	return r;
 }
 
-static void
+/* Walks a nested archive as a layer of its own over up (the member's
+ * gzip layer, or the archive holding it); true when a cap ended it, so
+ * that the caller does not read on through what is left of it. */
+static bool
 open_nested(struct walk *w, struct pd_member_result *res,
-    const struct pd_member *m, struct pd_input *in)
+    const struct pd_member *m, struct pd_input *in, struct layer *up)
 {
 	if (m->depth + 1 > w->lim->max_depth) {
 		pd_diag_note(&res->diag, PD_WARN, "bundle.depth-cap", 0,
 		    "nested archive not opened: nesting deeper than %llu "
 		    "(--max-depth)", (unsigned long long)w->lim->max_depth);
-		return;
+		return false;
 	}
 	struct archive *a = archive_read_new();
 	struct nested *n = pd_xmalloc(sizeof(*n));
+	struct layer *outer = w->cur;
+	struct layer nl = { .up = up, .kind = "nested archive",
+		.name = m->path, .owner = &res->diag, .in_of = archive_in,
+		.in_ctx = a };
+	bool ended = false;
 
 	n->in = in;
 	archive_formats(a);
@@ -268,11 +210,15 @@ open_nested(struct walk *w, struct pd_member_result *res,
 		    archive_error_string(a));
 		goto out;
 	}
+	w->cur = &nl;
 	walk_archive(w, a, m->path, strip_gz(w, m->hint_path), m->depth + 1,
 	    &res->diag);
+	w->cur = outer;
+	ended = pd_layer_blocked(w, &nl);
 out:
 	archive_read_free(a);
 	free(n);
+	return ended;
 }
 
 /* A sosreport's output from another network namespace is identified
@@ -300,11 +246,11 @@ process_member(struct walk *w, const char *path, int64_t size,
 	unsigned char *head = pd_xmalloc(PD_PEEK_MAX);
 	unsigned char *inner_head = NULL;
 	struct pd_member_result *res;
-	struct counted cnt = { .inner = src, .w = w };
-	struct pd_source s = { counted_read, counted_err, &cnt };
-	struct pd_gunzip *gz = NULL;
+	struct counted cnt;
+	struct pd_source s = pd_counted(&cnt, w, w->cur, path, src);
+	struct unwrap u = { .gz = NULL };
 	struct pd_input outer, in;
-	bool err;
+	bool err, capped = false;
 
 	if (++w->members > w->lim->max_members) {
 		if (w->members == w->lim->max_members + 1)
@@ -313,6 +259,9 @@ process_member(struct walk *w, const char *path, int64_t size,
 			    "more than %llu members (--max-members); '%s' "
 			    "and the rest were not read",
 			    (unsigned long long)w->lim->max_members, path);
+		snprintf(w->stop_why, sizeof(w->stop_why), "more than %llu "
+		    "members (--max-members)",
+		    (unsigned long long)w->lim->max_members);
 		w->stop = true;
 		free(head);
 		return;
@@ -325,12 +274,9 @@ process_member(struct walk *w, const char *path, int64_t size,
 	};
 
 	pd_input_init(&outer, s, head, n, w->lim->max_line, &res->diag);
-	if (!err && n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
-		/* A gzip'd member: identify and parse what is inside. */
+	if (!err && pd_unwrap(w, &u, res, &outer, &s)) {
+		/* identify and parse what is inside */
 		inner_head = pd_xmalloc(PD_PEEK_MAX);
-		gz = pd_gunzip_new((struct pd_source){ input_src_read,
-		    input_src_err, &outer });
-		s = pd_gunzip_source(gz);
 		n = fill_head(s, inner_head, PD_PEEK_MAX, &err);
 		m.head = inner_head;
 		m.head_len = n;
@@ -338,6 +284,8 @@ process_member(struct walk *w, const char *path, int64_t size,
 		m.size = -1;
 	}
 	if (err && n == 0) {
+		if (pd_cut_note(res, &cnt, &u))
+			goto out;
 		pd_diag_note(&res->diag, PD_FAILED, "member.unreadable", 0,
 		    "cannot read: %s", s.err(s.ctx));
 		goto out;
@@ -349,7 +297,8 @@ process_member(struct walk *w, const char *path, int64_t size,
 	    &res->diag);
 	in.max_spool = w->lim->max_spool;
 	if (f->container) {
-		open_nested(w, res, &m, &in);
+		capped = open_nested(w, res, &m, &in,
+		    u.gz || u.xz ? &u.l : w->cur);
 	} else if (f->parse && other_netns(w, path)) {
 		/* identified, but not this host's interfaces: finish() */
 	} else if (f->parse) {
@@ -375,8 +324,11 @@ process_member(struct walk *w, const char *path, int64_t size,
 			    pd_text_plausible(m.head, m.head_len) ? "" :
 			    " (binary data)");
 	}
-	pd_input_drain(&in);
-	if (in.failed || err)
+	if (!capped)
+		pd_input_drain(&in);
+	if (pd_cut_note(res, &cnt, &u))
+		;	/* said why */
+	else if (in.failed || err)
 		pd_diag_note(&res->diag, PD_FAILED, "member.truncated", 0,
 		    "read error after %llu bytes: %s; the part before was "
 		    "analysed", (unsigned long long)in.consumed,
@@ -384,10 +336,12 @@ process_member(struct walk *w, const char *path, int64_t size,
 	pd_input_release(&in);
 out:
 	pd_input_release(&outer);
-	pd_gunzip_free(gz);
+	pd_unwrap_free(&u);
 	free(inner_head);
 	free(head);
 	pd_diag_finish(&res->diag);
+	if (strcmp(res->format, "unknown") == 0)
+		fold(w, res);
 }
 
 static ssize_t
@@ -436,6 +390,16 @@ skipped(struct walk *w, const char *path, const char *why)
 	struct pd_member_result *r = add_result(w, path, "skipped");
 
 	pd_diag_note(&r->diag, PD_WARN, "member.not-followed", 0, "%s", why);
+	fold(w, r);
+}
+
+static void
+damaged(struct pd_diag *owner, const char *last, struct archive *a)
+{
+	pd_diag_note(owner, PD_FAILED, "bundle.damaged", 0,
+	    "archive unreadable %s%s%s: %s; members before were analysed",
+	    last ? "after '" : "at its start", last ? last : "",
+	    last ? "'" : "", archive_error_string(a));
 }
 
 static void
@@ -446,17 +410,15 @@ walk_archive(struct walk *w, struct archive *a, const char *prefix,
 	const char *last = NULL;
 	unsigned pos = 0;
 
-	while (!w->stop) {
+	while (!pd_layer_blocked(w, w->cur)) {
 		int rc = archive_read_next_header(a, &e);
 
 		if (rc == ARCHIVE_EOF)
 			break;
 		if (rc < ARCHIVE_WARN) {
-			pd_diag_note(owner, PD_FAILED, "bundle.damaged", 0,
-			    "archive unreadable %s%s%s: %s; members before "
-			    "were analysed", last ? "after '" : "at its start",
-			    last ? last : "", last ? "'" : "",
-			    archive_error_string(a));
+			/* a cap failing the read has said so */
+			if (!pd_layer_blocked(w, w->cur))
+				damaged(owner, last, a);
 			break;
 		}
 		const char *name = archive_entry_pathname(e);
@@ -506,9 +468,6 @@ walk_archive(struct walk *w, struct archive *a, const char *prefix,
 		    depth);
 	}
 	w->name_note = NULL;
-	if (w->stop && w->stop_why[0] && owner == &w->cov->bundle)
-		pd_diag_note(owner, PD_FAILED, "bundle.cap", 0,
-		    "walk stopped: %s", w->stop_why);
 }
 
 /* Directory bundles: walked in name order so output is deterministic. */
@@ -530,7 +489,7 @@ fd_read(void *ctx, void *buf, size_t n)
 	if (r < 0)
 		snprintf(f->err, sizeof(f->err), "%s", strerror(errno));
 	else
-		f->w->disk_in += (uint64_t)r;
+		f->w->top.in += (uint64_t)r;
 	return r;
 }
 
@@ -617,17 +576,17 @@ cmp_result(const void *a, const void *b)
 static void
 sort_results(struct pd_coverage *cov)
 {
-	if (cov->n_members < 2)
+	if (cov->n_listed < 2)
 		return;
-	struct pd_member_result **v = pd_xmalloc(cov->n_members * sizeof(*v));
+	struct pd_member_result **v = pd_xmalloc(cov->n_listed * sizeof(*v));
 	unsigned i = 0;
 
 	for (struct pd_member_result *r = cov->members; r; r = r->next)
 		v[i++] = r;
-	qsort(v, cov->n_members, sizeof(*v), cmp_result);
-	for (i = 0; i + 1 < cov->n_members; i++)
+	qsort(v, cov->n_listed, sizeof(*v), cmp_result);
+	for (i = 0; i + 1 < cov->n_listed; i++)
 		v[i]->next = v[i + 1];
-	v[cov->n_members - 1]->next = NULL;
+	v[cov->n_listed - 1]->next = NULL;
 	cov->members = v[0];
 	free(v);
 }
@@ -649,6 +608,12 @@ finish(struct walk *w, const char *path, char *err, size_t errlen)
 		    "%u members are outputs of other network namespaces "
 		    "('ip netns exec %s' ...): identified, not read as this "
 		    "host's interfaces", w->netns_members, w->netns_first);
+	if (w->cov->n_folded)
+		pd_diag_note(&w->cov->bundle, PD_WARN, "bundle.members-folded",
+		    0, "%u more members of no format pathdoctor reads, or not "
+		    "followed, are counted, not listed (past the first %u "
+		    "listed); %u of them have notes", w->cov->n_folded,
+		    PD_MEMBERS_LISTED, w->cov->n_folded_noted);
 	pd_diag_finish(&w->cov->bundle);
 	sort_results(w->cov);
 	if (w->cov->n_members == 0) {
@@ -665,13 +630,14 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
     struct pd_model *m, struct pd_coverage *cov, char *err, size_t errlen)
 {
 	struct walk w = { .lim = lim, .model = m, .arena = m->arena,
-		.cov = cov };
+		.cov = cov, .top = { .owner = &cov->bundle } };
 	struct archive *a = NULL;
 	struct pd_readahead *ra = NULL;
 	struct stat st;
 	int rc = -1;
 
 	memset(cov, 0, sizeof(*cov));
+	w.cur = &w.top;
 	pd_diag_init(&cov->bundle, m->arena, path);
 	bool is_stdin = strcmp(path, "-") == 0;
 
@@ -685,24 +651,55 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 	}
 	a = archive_read_new();
 	archive_formats(a);
-	if (!is_stdin && pd_readahead_wanted(path)) {
+	/* stdin always: its xz is bounded there too, and a stall noted */
+	if (is_stdin || pd_readahead_wanted(path)) {
 		if (pd_readahead_open(a, path, !lim->one_thread, &ra, err,
 		    errlen) != 0)
 			goto out;
-	} else if ((is_stdin ? archive_read_open_fd(a, 0, 65536) :
-	    archive_read_open_filename(a, path, 65536)) != ARCHIVE_OK) {
+	} else if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s", path, archive_error_string(a));
 		goto out;
 	}
-	w.top = a;
+	/* the bundle's compressed bytes: the readahead's when it inflates,
+	 * since libarchive then sees plain tar */
+	w.top.in_of = ra ? readahead_in : archive_in;
+	w.top.in_ctx = ra ? (const void *)ra : a;
 	walk_archive(&w, a, NULL, is_stdin ? "stdin" :
 	    strip_gz(&w, lone_name_of(&w, path)), 0, &cov->bundle);
-	w.top = NULL;
 	rc = finish(&w, path, err, errlen);
 out:
 	archive_read_free(a);
 	pd_readahead_close(ra);
 	return rc;
+}
+
+/* A bundle in memory that is xz'd goes through the bounded decoder, as a
+ * file's would. */
+struct memxz {
+	struct pd_memsrc ms;
+	struct pd_unxz *xz;
+	unsigned char buf[65536];
+};
+
+static la_ssize_t
+memxz_read(struct archive *a, void *ctx, const void **out)
+{
+	struct memxz *x = ctx;
+	struct pd_source src = pd_unxz_source(x->xz);
+	ssize_t r = src.read(src.ctx, x->buf, sizeof(x->buf));
+
+	if (r < 0) {
+		archive_set_error(a, EIO, "%s", src.err(src.ctx));
+		return -1;
+	}
+	*out = x->buf;
+	return r;
+}
+
+static uint64_t
+memxz_in(const void *ctx)
+{
+	return pd_unxz_in(((const struct memxz *)ctx)->xz);
 }
 
 int
@@ -711,23 +708,35 @@ pd_bundle_read_memory(const void *data, size_t len, const char *name,
     struct pd_coverage *cov, char *err, size_t errlen)
 {
 	struct walk w = { .lim = lim, .model = m, .arena = m->arena,
-		.cov = cov };
+		.cov = cov, .top = { .owner = &cov->bundle } };
 	struct archive *a = archive_read_new();
+	struct memxz *x = NULL;
 	int rc = -1;
 
 	memset(cov, 0, sizeof(*cov));
+	w.cur = &w.top;
 	pd_diag_init(&cov->bundle, m->arena, name);
 	archive_formats(a);
-	if (archive_read_open_memory(a, data, len) != ARCHIVE_OK) {
+	w.top.in_of = archive_in;
+	w.top.in_ctx = a;
+	if (pd_is_xz(data, len)) {
+		x = pd_xmalloc(sizeof(*x));
+		x->xz = pd_unxz_new(pd_memsrc(&x->ms, data, len));
+		w.top.in_of = memxz_in;
+		w.top.in_ctx = x;
+	}
+	if ((x ? archive_read_open(a, x, NULL, memxz_read, NULL) :
+	    archive_read_open_memory(a, data, len)) != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s", name, archive_error_string(a));
 		goto out;
 	}
-	w.top = a;
 	walk_archive(&w, a, NULL, strip_gz(&w, name), 0, &cov->bundle);
-	w.top = NULL;
 	rc = finish(&w, name, err, errlen);
 out:
 	archive_read_free(a);
+	if (x)
+		pd_unxz_free(x->xz);
+	free(x);
 	return rc;
 }
 

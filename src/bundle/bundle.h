@@ -30,9 +30,16 @@ struct pd_member_result {
 	struct pd_diag diag;		/* notes and worst status */
 };
 
+/* Past this many listed members, the ones of no format pathdoctor reads
+ * (or not followed) are counted, not listed, so that a bundle of a
+ * million tiny files costs a count, not a million report rows. */
+#define PD_MEMBERS_LISTED 2000
+
 struct pd_coverage {
 	struct pd_member_result *members;	/* sorted by path at the end */
-	unsigned n_members;
+	unsigned n_members;			/* every member, listed or not */
+	unsigned n_listed;			/* in members */
+	unsigned n_folded, n_folded_noted;	/* counted only */
 	struct pd_diag bundle;			/* notes about the whole bundle */
 };
 

@@ -1,5 +1,6 @@
-/* A gzip'd bundle file decompressed with zlib (src/base/gunzip.c) for the
- * bundle's libarchive handle, which then reads plain tar through its
+/* A gzip'd or xz'd bundle file (or stdin, whatever it holds) decompressed
+ * with zlib (src/base/gunzip.c) or liblzma under a memory bound
+ * (src/base/unxz.c) for the bundle's libarchive handle, which then reads plain tar through its
  * read callback, one block at a time, without copying.  Threaded, a
  * producer fills a ring of RA_BLOCKS blocks ahead of the walker; on one
  * thread the callback fills one block itself.  The bytes, and so the
@@ -10,6 +11,7 @@
 #include <archive.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +24,17 @@
 #define RA_BLOCK (1u << 20)
 #define RA_BLOCKS 4
 
+#define STALL_MS 2000	/* stdin this long without data: say so */
+
 struct pd_readahead {
 	int fd;
+	bool is_stdin, said_waiting;
+	unsigned char peek[6];		/* the magic, read to pick a decoder */
+	size_t peek_len, peek_pos;
+	uint64_t file_in;		/* bytes read from fd */
 	char ferr[128];
-	struct pd_gunzip *gz;
+	struct pd_gunzip *gz;		/* at most one of gz and xz */
+	struct pd_unxz *xz;
 	struct pd_source src;
 	bool threaded;
 	pthread_t thread;
@@ -33,6 +42,8 @@ struct pd_readahead {
 	pthread_cond_t filled, emptied;
 	unsigned char *buf[RA_BLOCKS];
 	size_t len[RA_BLOCKS];
+	uint64_t in_at[RA_BLOCKS];	/* compressed bytes behind each block */
+	uint64_t taken_in;		/* ... behind the block last taken */
 	unsigned head, tail, count;	/* ring: produce at head, take at tail */
 	bool holding;			/* the consumer has block tail */
 	bool eof, failed, stop;
@@ -42,7 +53,7 @@ struct pd_readahead {
 bool
 pd_readahead_wanted(const char *path)
 {
-	unsigned char head[2];
+	unsigned char head[6];
 	int fd = open(path, O_RDONLY);
 	ssize_t n;
 
@@ -50,7 +61,23 @@ pd_readahead_wanted(const char *path)
 		return false;
 	n = read(fd, head, sizeof(head));
 	close(fd);
-	return n == 2 && head[0] == 0x1f && head[1] == 0x8b;
+	return n > 0 && (pd_is_gzip(head, (size_t)n) || pd_is_xz(head, (size_t)n));
+}
+
+/* A pipe that gives nothing for a while may be a terminal or a stalled
+ * producer: a person at a terminal hears that stdin is read to its end. */
+static void
+wait_notice(struct pd_readahead *r)
+{
+	struct pollfd p = { .fd = r->fd, .events = POLLIN };
+
+	if (!r->is_stdin || r->said_waiting || !isatty(STDERR_FILENO))
+		return;
+	if (poll(&p, 1, STALL_MS) == 0) {
+		fprintf(stderr, "pathdoctor: waiting for input on stdin "
+		    "(read to its end)\n");
+		r->said_waiting = true;
+	}
 }
 
 static ssize_t
@@ -59,11 +86,22 @@ file_read(void *ctx, void *buf, size_t n)
 	struct pd_readahead *r = ctx;
 	ssize_t k;
 
+	if (r->peek_pos < r->peek_len) {
+		k = (ssize_t)(r->peek_len - r->peek_pos);
+		if ((size_t)k > n)
+			k = (ssize_t)n;
+		memcpy(buf, r->peek + r->peek_pos, (size_t)k);
+		r->peek_pos += (size_t)k;
+		return k;
+	}
+	wait_notice(r);
 	do
 		k = read(r->fd, buf, n);
 	while (k < 0 && errno == EINTR);
 	if (k < 0)
 		snprintf(r->ferr, sizeof(r->ferr), "%s", strerror(errno));
+	else
+		r->file_in += (uint64_t)k;
 	return k;
 }
 
@@ -71,6 +109,44 @@ static const char *
 file_err(void *ctx)
 {
 	return ((struct pd_readahead *)ctx)->ferr;
+}
+
+/* Compressed bytes the decoder has taken (the file's, undecoded). */
+static uint64_t
+src_in(const struct pd_readahead *r)
+{
+	if (r->gz)
+		return pd_gunzip_in(r->gz);
+	if (r->xz)
+		return pd_unxz_in(r->xz);
+	return r->file_in;
+}
+
+/* Reads the magic (a pipe may give it a byte at a time) and picks the
+ * decoder; what is neither gzip nor xz is passed through for
+ * libarchive's own filters. */
+static void
+pick_decoder(struct pd_readahead *r)
+{
+	struct pd_source file = { file_read, file_err, r };
+
+	while (r->peek_len < sizeof(r->peek)) {
+		ssize_t k = file_read(r, r->peek + r->peek_len,
+		    sizeof(r->peek) - r->peek_len);
+
+		if (k <= 0)
+			break;
+		r->peek_len += (size_t)k;
+	}
+	if (pd_is_gzip(r->peek, r->peek_len)) {
+		r->gz = pd_gunzip_new(file);
+		r->src = pd_gunzip_source(r->gz);
+	} else if (pd_is_xz(r->peek, r->peek_len)) {
+		r->xz = pd_unxz_new(file);
+		r->src = pd_unxz_source(r->xz);
+	} else {
+		r->src = file;
+	}
 }
 
 /* Fills one block; the length, and eof or failed set on the way. */
@@ -117,9 +193,11 @@ produce(void *arg)
 
 		pthread_mutex_unlock(&r->mu);
 		size_t len = fill(r, r->buf[i], &eof, &failed, err, sizeof(err));
+		uint64_t in = src_in(r);
 
 		pthread_mutex_lock(&r->mu);
 		r->len[i] = len;
+		r->in_at[i] = in;
 		if (len > 0) {
 			r->head = (r->head + 1) % RA_BLOCKS;
 			r->count++;
@@ -152,6 +230,7 @@ take_here(struct archive *a, void *ctx, const void **out)
 	n = fill(r, r->buf[0], &eof, &failed, r->err, sizeof(r->err));
 	r->eof = eof;
 	r->failed = failed;
+	r->taken_in = src_in(r);
 	if (n == 0 && failed) {
 		archive_set_error(a, EIO, "%s", r->err);
 		return -1;
@@ -180,6 +259,7 @@ take(struct archive *a, void *ctx, const void **out)
 		r->holding = true;
 		*out = r->buf[r->tail];
 		n = (la_ssize_t)r->len[r->tail];
+		r->taken_in = r->in_at[r->tail];
 	} else if (r->failed) {
 		archive_set_error(a, EIO, "%s", r->err);
 		n = -1;
@@ -197,14 +277,14 @@ pd_readahead_open(struct archive *a, const char *path, bool threaded,
 
 	memset(r, 0, sizeof(*r));
 	*out = NULL;
-	r->fd = open(path, O_RDONLY);
+	r->is_stdin = strcmp(path, "-") == 0;
+	r->fd = r->is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
 	if (r->fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		free(r);
 		return -1;
 	}
-	r->gz = pd_gunzip_new((struct pd_source){ file_read, file_err, r });
-	r->src = pd_gunzip_source(r->gz);
+	pick_decoder(r);
 	r->threaded = threaded;
 	for (; made < (threaded ? RA_BLOCKS : 1); made++)
 		r->buf[made] = pd_xmalloc(RA_BLOCK);
@@ -231,6 +311,14 @@ pd_readahead_open(struct archive *a, const char *path, bool threaded,
 	return 0;
 }
 
+/* Counted per block handed over, not as the producer reads, so that the
+ * ratio cap fires at the same byte with or without the thread. */
+uint64_t
+pd_readahead_in(const struct pd_readahead *r)
+{
+	return r->taken_in;
+}
+
 void
 pd_readahead_close(struct pd_readahead *r)
 {
@@ -249,6 +337,8 @@ pd_readahead_close(struct pd_readahead *r)
 	for (unsigned i = 0; i < RA_BLOCKS; i++)
 		free(r->buf[i]);
 	pd_gunzip_free(r->gz);
-	close(r->fd);
+	pd_unxz_free(r->xz);
+	if (!r->is_stdin)
+		close(r->fd);
 	free(r);
 }

@@ -1,5 +1,6 @@
-/* A gzip'd bundle file (.tgz, .tar.gz) inflated with zlib, on a second
- * thread unless told otherwise, for the bundle's libarchive handle, which
+/* A gzip'd or xz'd bundle file (.tgz, .tar.xz), or stdin whatever it
+ * holds, decompressed with zlib or liblzma (xz under a memory bound), on
+ * a second thread unless told otherwise, for the bundle's libarchive handle, which
  * then reads plain tar (or zip, cpio): decompression and analysis
  * overlap.  The bytes the walker sees are the same with or without the
  * thread; only the timing differs.  Other compressions go through
@@ -9,17 +10,21 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct archive;
 struct pd_readahead;
 
-/* True when the file starts with gzip's magic. */
+/* True when the file starts with gzip's or xz's magic. */
 bool pd_readahead_wanted(const char *path);
-/* Starts the decompression thread on path and opens a (formats-set-up)
+/* Starts the decompression thread on path ("-": stdin, passed through
+ * when neither gzip nor xz, and noted on a terminal when it stalls) and opens a (formats-set-up)
  * archive over its output.  0 on success; -1 with err filled otherwise
  * (nothing to free then). */
 int pd_readahead_open(struct archive *a, const char *path, bool threaded,
     struct pd_readahead **out, char *err, size_t errlen);
+/* Compressed bytes behind what the archive has been handed so far. */
+uint64_t pd_readahead_in(const struct pd_readahead *r);
 /* Stops the thread (early if the walker stopped early) and frees. */
 void pd_readahead_close(struct pd_readahead *r);
 

@@ -112,4 +112,5 @@ pd_report_build(struct pd_report *r, const char *bundle,
 	for (const struct pd_member_result *mr = cov->members; mr;
 	    mr = mr->next)
 		r->n_members_noted += mr->diag.worst != PD_OK;
+	r->n_members_noted += cov->n_folded_noted;
 }

@@ -193,6 +193,69 @@ test_caps(void **state)
 	free(t2);
 }
 
+/* A ratio cap ends the layer that broke it: a nested .tgz bomb is cut,
+ * the member after it is still read, and the walk is not stopped. */
+static void
+test_nested_bomb_ends_itself(void **state)
+{
+	struct parsed p;
+	struct pd_limits lim;
+	size_t bomb_len, outer_len;
+	char err[256];
+	char *zeros = calloc(1, 24u << 20);
+	struct tar_entry b[] = { { .path = "x/zeros", .data = zeros,
+		.len = 24u << 20 } };
+	unsigned char *bomb = make_tar(b, 1, 1, &bomb_len);
+	struct tar_entry o[] = {
+		{ .path = "a/bomb.tgz", .data = bomb, .len = bomb_len },
+		{ .path = "b/uname", .data = UNAME },
+	};
+	unsigned char *outer = make_tar(o, 2, 0, &outer_len);
+
+	(void)state;
+	pd_limits_default(&lim);
+	lim.max_ratio = 100;
+	memset(&p, 0, sizeof(p));
+	p.m = pd_model_new();
+	assert_int_equal(pd_bundle_read_memory(outer, outer_len, "o.tar", &lim,
+	    p.m, &p.cov, err, sizeof(err)), 0);
+	const struct pd_member_result *r = member_result(&p, "a/bomb.tgz");
+
+	assert_true(has_note(r, "member.cap"));
+	assert_non_null(strstr(r->diag.notes->msg, "--max-ratio"));
+	assert_true(has_note(member_result(&p, "a/bomb.tgz/x/zeros"),
+	    "member.cap"));
+	assert_string_equal(member_result(&p, "b/uname")->format, "uname");
+	assert_null(p.cov.bundle.notes);
+	pd_model_free(p.m);
+	free(outer);
+	free(bomb);
+	free(zeros);
+}
+
+/* An xz stream asking for a 3 GiB dictionary is refused, from a file and
+ * from memory, with the size it asked for. */
+static void
+test_xz_dictionary_bound(void **state)
+{
+	const char *f = "tests/fuzz/corpus/bundle/xz-dict.tar.xz";
+	struct parsed p;
+	size_t len;
+	unsigned char *xz = slurp(f, &len);
+
+	(void)state;
+	assert_non_null(xz);
+	parsed_read(&p, f);
+	assert_int_not_equal(p.rc, 0);
+	assert_non_null(strstr(p.err, "needs 3072 MiB"));
+	parsed_free(&p);
+	parsed_read_memory(&p, xz, len, "x.tar.xz");
+	assert_int_not_equal(p.rc, 0);
+	assert_non_null(strstr(p.err, "needs 3072 MiB"));
+	parsed_free(&p);
+	free(xz);
+}
+
 static void
 test_broken_input(void **state)
 {
@@ -422,6 +485,8 @@ test_group_bundle(void)
 		cmocka_unit_test(test_tgz_and_directory_agree),
 		cmocka_unit_test(test_nested_gz_links_and_hosts),
 		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_nested_bomb_ends_itself),
+		cmocka_unit_test(test_xz_dictionary_bound),
 		cmocka_unit_test(test_broken_input),
 		cmocka_unit_test(test_manifest_workload),
 		cmocka_unit_test(test_manifest_workload_bad),
