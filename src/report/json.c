@@ -558,6 +558,25 @@ workloads(json_t *root, const struct pd_model *m)
 		json_decref(ws);
 }
 
+/* jansson escapes C0 controls but leaves DEL raw, as JSON allows; a
+ * report from a stranger's bundle carries no raw control byte at all,
+ * so DEL, which can only stand inside a string, is written \u007f. */
+static int
+dump_escaping_del(const char *buf, size_t n, void *ctx)
+{
+	FILE *out = ctx;
+	size_t from = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] == 0x7f) {
+			fwrite(buf + from, 1, i - from, out);
+			fputs("\\u007f", out);
+			from = i + 1;
+		}
+	fwrite(buf + from, 1, n - from, out);
+	return ferror(out) ? -1 : 0;
+}
+
 static int
 render_json(const struct pd_report *r, FILE *out)
 {
@@ -652,8 +671,8 @@ render_json(const struct pd_report *r, FILE *out)
 			json_array_append_new(profs, profile(h, p));
 	json_object_set_new(root, "profiles", profs);
 	workloads(root, r->model);
-	int rc = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-	    JSON_REAL_PRECISION(6));
+	int rc = json_dump_callback(root, dump_escaping_del, out,
+	    JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 
 	fputc('\n', out);
 	json_decref(root);
