@@ -1,0 +1,94 @@
+/* The model's lists by key into key order, once, after the readers:
+ * readers prepend (a sorted insertion walks the list, quadratic in a
+ * bundle with 100 k devices or interfaces), so each list is reversed
+ * back into arrival order and merge sorted, which keeps records with
+ * equal keys (two snapshots at one time) in the order they came. */
+#include <stdlib.h>
+#include <string.h>
+#include "model/index.h"
+#include "pathdoctor/model.h"
+
+/* Collects list into an array in arrival order, sorts it, relinks it. */
+#define PD_SORT_LIST(type, head, cmp)                                   \
+	do {                                                            \
+		size_t n_ = 0, i_;                                      \
+		void **v_;                                              \
+		for (type *p_ = (head); p_; p_ = p_->next)              \
+			n_++;                                           \
+		if (n_ < 2)                                             \
+			break;                                          \
+		if (!(v_ = malloc(n_ * sizeof(*v_))))                   \
+			abort();	/* as the arena does */          \
+		i_ = n_;                                                \
+		for (type *p_ = (head); p_; p_ = p_->next)              \
+			v_[--i_] = p_;                                  \
+		if (!sorted(v_, n_, cmp))                               \
+			pd_sort_ptrs(v_, n_, cmp);                      \
+		for (i_ = 0; i_ + 1 < n_; i_++)                         \
+			((type *)v_[i_])->next = v_[i_ + 1];            \
+		((type *)v_[n_ - 1])->next = NULL;                      \
+		(head) = v_[0];                                         \
+		free(v_);                                               \
+	} while (0)
+
+static bool
+sorted(void **v, size_t n, int (*cmp)(const void *, const void *))
+{
+	for (size_t i = 1; i < n; i++)
+		if (cmp(v[i - 1], v[i]) > 0)
+			return false;
+	return true;
+}
+
+static int
+host_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pd_host *)a)->key,
+	    ((const struct pd_host *)b)->key);
+}
+
+static int
+pcidev_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pd_pcidev *)a)->bdf,
+	    ((const struct pd_pcidev *)b)->bdf);
+}
+
+static int
+edge_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pd_pci_edge *)a)->bdf,
+	    ((const struct pd_pci_edge *)b)->bdf);
+}
+
+static int
+netdev_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pd_netdev *)a)->name,
+	    ((const struct pd_netdev *)b)->name);
+}
+
+/* By time, then member. */
+static int
+snapshot_cmp(const void *a, const void *b)
+{
+	const struct pd_snapshot *x = a, *y = b;
+
+	if (x->time_ms != y->time_ms)
+		return x->time_ms < y->time_ms ? -1 : 1;
+	return strcmp(x->member, y->member);
+}
+
+void
+pd_model_sort(struct pd_model *m)
+{
+	PD_SORT_LIST(struct pd_host, m->hosts, host_cmp);
+	for (struct pd_host *h = m->hosts; h; h = h->next) {
+		PD_SORT_LIST(struct pd_pcidev, h->pcidevs, pcidev_cmp);
+		PD_SORT_LIST(struct pd_pci_edge, h->pci_edges, edge_cmp);
+		PD_SORT_LIST(struct pd_netdev, h->netdevs, netdev_cmp);
+		for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
+			PD_SORT_LIST(struct pd_snapshot, nd->snaps,
+			    snapshot_cmp);
+	}
+}
