@@ -6,6 +6,8 @@
 #   cli      exit codes and broken input through the real binary
 #   tshark   capture histograms and TCP analysis against tshark's
 #   perf     profile shares against perf report's (live and corpus)
+#   scale    many devices, interfaces, snapshots and hosts: linear time,
+#            bounded memory
 #   replay   the fuzz corpora and samples through the fuzz harnesses
 #   samples  the sample bundles regenerate byte for byte
 #   kernel-captures  samples/capture-kernel.sh still makes captures that
@@ -53,6 +55,7 @@ stage() {
 	stage ladder sh tests/ladder-accept.sh "$build/pathdoctor"
 	stage tshark sh tests/tshark-compare.sh "$build/pathdoctor"
 	stage perf sh tests/perf-compare.sh "$build/pathdoctor"
+	stage scale sh tests/scale.sh "$build/pathdoctor"
 	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \
 	    samples/bundles
 	stage replay-format "$build/replay-format" tests/fuzz/corpus/member \
