@@ -1,18 +1,17 @@
 #!/bin/sh
 # Scaling: bundles with many PCI devices (bridges found by bus range),
-# many interfaces in one ip link, many ethtool -S snapshots of one
-# interface and many host directories, generated here at N and 2N (half
-# that for the two made of one member per record).  Each must take CPU
-# time that grows about linearly (time(2N)/time(N) < 3; quadratic work
-# makes it 4), peak memory under 256 MB, exit 0, with a sibling member
-# (uname -a) still analysed.  TAP output.
+# many interfaces in one ip link, many sysctls, many ethtool -S
+# snapshots of one interface and many host directories, generated here
+# at N and 2N (a quarter of that for the two made of one member per
+# record).  Each must take CPU time that grows about linearly
+# (time(2N)/time(N) < 3; quadratic work makes it 4), peak memory under
+# 256 MB, exit 0, with a sibling member (uname -a) still analysed.
 #   sh tests/scale.sh BIN [N]      (default N 20000)
 set -u
 bin=${1:-build/san/pathdoctor}
 n=${2:-20000}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 
 python3 - "$bin" "$n" "$dir" <<'PY'
 import io, os, subprocess, sys, tarfile
@@ -68,6 +67,12 @@ def snaps(tar, k):
     put(tar, ("h/uname.txt"), UNAME)
 
 
+def sysctls(tar, k):
+    put(tar, "h/sysctl.txt", "".join("net.scale.k%d = %d\n" %
+                                     ((i * 7919) % k, i) for i in range(k)))
+    put(tar, "h/uname.txt", UNAME)
+
+
 def hosts(tar, k):
     for i in range(k):
         put(tar, "h%d/cmdline.txt" % ((i * 7919) % k),
@@ -89,7 +94,8 @@ def run(root):
 # a member costs more than a line: fewer of them (in a plain tar, no
 # directory walk) keep each run short
 cases = [("lspci", lspci, n), ("ip-link", iplink, n),
-         ("snapshots", snaps, n // 2), ("hosts", hosts, n // 2)]
+         ("sysctl", sysctls, n), ("snapshots", snaps, n // 4),
+         ("hosts", hosts, n // 4)]
 print("1..%d" % (4 * len(cases)))
 t = 0
 for name, gen, size in cases:

@@ -143,43 +143,40 @@ pd_netdev_queue_block(const struct pd_netdev *nd, unsigned b,
 		memcpy(q->v, cv, sizeof(cv));
 }
 
+static bool
+kv_is(const void *item, const void *key)
+{
+	return strcmp(((const struct pd_kv *)item)->key, key) == 0;
+}
+
 void
 pd_host_sysctl_set(struct pd_host *h, struct pd_arena *a, const char *key,
     const char *val, const struct pd_evidence *ev)
 {
 	char *k = pd_arena_strdup(a, key);
-	struct pd_kv **pp = &h->sysctl;
+	struct pd_kv *kv;
 
 	for (char *p = k; *p; p++)	/* net/ipv4/ip_forward */
 		if (*p == '/')
 			*p = '.';
-	PD_SORTED_SEEK(pp, key, k);
-	if (PD_SORTED_AT(pp, key, k)) {
-		(*pp)->val = pd_arena_strdup(a, val);
-		(*pp)->ev = *ev;
+	if ((kv = (struct pd_kv *)(uintptr_t)pd_host_sysctl(h, k))) {
+		kv->val = pd_arena_strdup(a, val);
+		kv->ev = *ev;
 		return;
 	}
-	struct pd_kv *kv = pd_arena_alloc(a, sizeof(*kv));
-
+	kv = pd_arena_alloc(a, sizeof(*kv));
 	kv->key = k;
 	kv->val = pd_arena_strdup(a, val);
 	kv->ev = *ev;
-	kv->next = *pp;
-	*pp = kv;
+	kv->next = h->sysctl;	/* pd_model_sort orders them */
+	h->sysctl = kv;
+	pd_index_add(&h->priv->sysctls, a, pd_hash_str(k), kv);
 }
 
 const struct pd_kv *
 pd_host_sysctl(const struct pd_host *h, const char *key)
 {
-	for (const struct pd_kv *kv = h->sysctl; kv; kv = kv->next) {
-		int c = strcmp(kv->key, key);
-
-		if (c == 0)
-			return kv;
-		if (c > 0)
-			break;
-	}
-	return NULL;
+	return pd_index_find(&h->priv->sysctls, pd_hash_str(key), kv_is, key);
 }
 
 bool

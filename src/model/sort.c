@@ -68,6 +68,13 @@ netdev_cmp(const void *a, const void *b)
 	    ((const struct pd_netdev *)b)->name);
 }
 
+static int
+kv_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pd_kv *)a)->key,
+	    ((const struct pd_kv *)b)->key);
+}
+
 /* By time, then member. */
 static int
 snapshot_cmp(const void *a, const void *b)
@@ -87,6 +94,7 @@ pd_model_sort(struct pd_model *m)
 		PD_SORT_LIST(struct pd_pcidev, h->pcidevs, pcidev_cmp);
 		PD_SORT_LIST(struct pd_pci_edge, h->pci_edges, edge_cmp);
 		PD_SORT_LIST(struct pd_netdev, h->netdevs, netdev_cmp);
+		PD_SORT_LIST(struct pd_kv, h->sysctl, kv_cmp);
 		for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
 			PD_SORT_LIST(struct pd_snapshot, nd->snaps,
 			    snapshot_cmp);
