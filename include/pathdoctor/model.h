@@ -118,6 +118,9 @@ struct pd_pcidev {
 	struct pd_pcidev *parent;	/* the bridge above, NULL at the top */
 	const char *parent_source;	/* "lspci-tv", "bus ranges" */
 	struct pd_pcidev *root_port;	/* the root port above, if any */
+	/* the first device below it, in bdf order, with an Express link
+	 * capability: the far end of a port's link */
+	struct pd_pcidev *link_child;
 	struct pd_netdev *netdev;	/* joined on ethtool -i bus-info */
 	struct pd_pf_path path;		/* derived by finalize */
 };

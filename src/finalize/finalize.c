@@ -123,6 +123,16 @@ cut_cycles(struct pd_host *h)
 	}
 }
 
+/* Once, so a rule asking for a port's far end walks no device list. */
+static void
+link_children(struct pd_host *h)
+{
+	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)
+		if (d->parent && d->has_express && d->lnkcap_mts > 0 &&
+		    !d->parent->link_child)
+			d->parent->link_child = d;
+}
+
 static bool
 truthy(const char *v)
 {
@@ -288,6 +298,7 @@ pd_model_finalize(struct pd_model *m)
 		mark_vfs(h);
 		link_parents(h);
 		cut_cycles(h);
+		link_children(h);
 		arch_from_cmdline(h);
 		facts_from_profiles(h);
 		derive_iommu(h);

@@ -28,16 +28,34 @@ named_by_output(const struct pd_netdev *nd)
 	return !nd->unnamed && !nd->guessed;
 }
 
+static bool
+bus_info_is(const void *item, const void *key)
+{
+	return strcmp(((const struct pd_netdev *)item)->bus_info, key) == 0;
+}
+
+/* The interfaces outputs name, by bus-info (the first in name order of
+ * each), so each guessed one finds its own without a walk. */
+static void
+index_bus_info(struct pd_host *h, struct pd_arena *a, struct pd_index *ix)
+{
+	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
+		uint64_t k;
+
+		if (!named_by_output(nd) || !nd->bus_info)
+			continue;
+		k = pd_hash_str(nd->bus_info);
+		if (!pd_index_find(ix, k, bus_info_is, nd->bus_info))
+			pd_index_add(ix, a, k, nd);
+	}
+}
+
 /* The interface an output names at u's bus-info, or NULL. */
 static struct pd_netdev *
-same_bus(struct pd_host *h, const struct pd_netdev *u)
+same_bus(const struct pd_index *ix, const struct pd_netdev *u)
 {
-	for (struct pd_netdev *nd = h->netdevs; u->bus_info && nd;
-	    nd = nd->next)
-		if (named_by_output(nd) && nd->bus_info &&
-		    strcmp(nd->bus_info, u->bus_info) == 0)
-			return nd;
-	return NULL;
+	return u->bus_info ? pd_index_find(ix, pd_hash_str(u->bus_info),
+	    bus_info_is, u->bus_info) : NULL;
 }
 
 /* A phantom's members: listed as not used, with what to name them. */
@@ -67,13 +85,15 @@ list_phantom(struct pd_host *h, struct pd_arena *a, const struct pd_netdev *u)
 static void
 merge_guessed(struct pd_host *h, struct pd_arena *a)
 {
+	struct pd_index by_bus = { 0 };
 	bool named = false;
 
 	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
 		named = named || named_by_output(nd);
+	index_bus_info(h, a, &by_bus);
 	for (struct pd_netdev **pp = &h->netdevs; *pp;) {
 		struct pd_netdev *u = *pp, *to = named_by_output(u) ? NULL :
-		    same_bus(h, u);
+		    same_bus(&by_bus, u);
 
 		if (named_by_output(u) || (!to && (!named || u->unnamed))) {
 			pp = &u->next;

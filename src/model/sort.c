@@ -75,6 +75,26 @@ kv_cmp(const void *a, const void *b)
 	    ((const struct pd_kv *)b)->key);
 }
 
+static int
+feature_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pd_feature *)a)->name,
+	    ((const struct pd_feature *)b)->name);
+}
+
+/* Features by name; of one name read twice the later dump wins. */
+static void
+sort_features(struct pd_netdev *nd)
+{
+	PD_SORT_LIST(struct pd_feature, nd->features, feature_cmp);
+	for (struct pd_feature **pp = &nd->features; *pp && (*pp)->next;) {
+		if (strcmp((*pp)->name, (*pp)->next->name) == 0)
+			*pp = (*pp)->next;	/* arrival order: drop the first */
+		else
+			pp = &(*pp)->next;
+	}
+}
+
 /* By time, then member. */
 static int
 snapshot_cmp(const void *a, const void *b)
@@ -95,8 +115,10 @@ pd_model_sort(struct pd_model *m)
 		PD_SORT_LIST(struct pd_pci_edge, h->pci_edges, edge_cmp);
 		PD_SORT_LIST(struct pd_netdev, h->netdevs, netdev_cmp);
 		PD_SORT_LIST(struct pd_kv, h->sysctl, kv_cmp);
-		for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
+		for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
 			PD_SORT_LIST(struct pd_snapshot, nd->snaps,
 			    snapshot_cmp);
+			sort_features(nd);
+		}
 	}
 }
