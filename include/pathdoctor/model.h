@@ -561,10 +561,12 @@ struct pd_model {
 	struct pd_model_private *priv;	/* the model's indexes (src/model) */
 };
 
-/* The model's sorted lists, kept with one idiom: PD_SORTED_SEEK moves pp
- * (the address of the head or of a node's next) to where key belongs in
- * a list sorted by strcmp on field; PD_SORTED_AT then tells whether *pp
- * already holds key.  Insert a new node at *pp. */
+/* Lists sorted on insertion (only short ones: each insertion walks the
+ * list, so a list a bundle can make long is sorted by pd_model_sort
+ * instead), with one idiom: PD_SORTED_SEEK moves pp (the address of the
+ * head or of a node's next) to where key belongs in a list sorted by
+ * strcmp on field; PD_SORTED_AT then tells whether *pp already holds
+ * key.  Insert a new node at *pp. */
 #define PD_SORTED_SEEK(pp, field, key)                                 \
 	while (*(pp) && strcmp((*(pp))->field, (key)) < 0)             \
 		(pp) = &(*(pp))->next
@@ -579,7 +581,7 @@ struct pd_host *pd_model_host(struct pd_model *m, const char *key);
  * first); records with equal keys keep the order they were added in. */
 void pd_model_sort(struct pd_model *m);
 
-/* Lookup-or-create, keeping the list sorted by bdf. */
+/* Lookup-or-create by bdf (pd_model_sort orders the list). */
 struct pd_pcidev *pd_host_pcidev(struct pd_host *h, struct pd_arena *a,
     unsigned domain, unsigned bus, unsigned dev, unsigned fn, bool *created);
 const struct pd_pcidev *pd_host_find_pcidev(const struct pd_host *h,
@@ -602,7 +604,7 @@ const struct pd_kv *pd_host_cmdline_last(const struct pd_host *h,
 const struct pd_kv *pd_host_cmdline_pci_opt(const struct pd_host *h,
     const char *opt);
 
-/* Lookup-or-create by interface name, keeping the list sorted. */
+/* Lookup-or-create by interface name (pd_model_sort orders the list). */
 struct pd_netdev *pd_host_netdev(struct pd_host *h, struct pd_arena *a,
     const char *name);
 /* The netdev a neutral member path names ("m03"), marked guessed when
