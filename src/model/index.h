@@ -39,7 +39,7 @@ void pd_sort_ptrs(void **v, size_t n,
  * order) and pd_model_sort puts them in key order once; the lists kept
  * in arrival order append at their tails. */
 struct pd_host_private {
-	struct pd_index pcidevs, netdevs, edges, sysctls;
+	struct pd_index pcidevs, netdevs, edges, sysctls, cpu_types;
 	struct pd_kv **cmdline_tail;
 	struct pd_model_note **notes_tail;
 	struct pd_unused **unused_tail;

@@ -189,22 +189,29 @@ pd_host_pci_edge(struct pd_host *h, struct pd_arena *a, const char *bdf)
 	return e;
 }
 
+static bool
+cpu_type_is(const void *item, const void *key)
+{
+	return strcmp(((const struct pd_cpu_type *)item)->name, key) == 0;
+}
+
 void
 pd_host_cpu_type(struct pd_host *h, struct pd_arena *a, const char *name)
 {
-	struct pd_cpu_type **pp = &h->cpu_types;
+	uint64_t k = pd_hash_str(name);
+	struct pd_cpu_type *t = pd_index_find(&h->priv->cpu_types, k,
+	    cpu_type_is, name);
 
-	PD_SORTED_SEEK(pp, name, name);
-	if (PD_SORTED_AT(pp, name, name)) {
-		(*pp)->count++;
+	if (t) {
+		t->count++;
 		return;
 	}
-	struct pd_cpu_type *t = pd_arena_alloc(a, sizeof(*t));
-
+	t = pd_arena_alloc(a, sizeof(*t));
 	t->name = pd_arena_strdup(a, name);
 	t->count = 1;
-	t->next = *pp;
-	*pp = t;
+	t->next = h->cpu_types;	/* pd_model_sort orders them */
+	h->cpu_types = t;
+	pd_index_add(&h->priv->cpu_types, a, k, t);
 }
 
 void

@@ -215,17 +215,11 @@ struct pd_capture *
 pd_host_capture(struct pd_host *h, struct pd_arena *a, const char *member,
     const char *ifname)
 {
-	struct pd_capture *c = pd_arena_alloc(a, sizeof(*c)), **pp;
+	struct pd_capture *c = pd_arena_alloc(a, sizeof(*c));
 
 	c->member = member;
 	c->ifname = pd_arena_strdup(a, ifname);
-	for (pp = &h->captures; *pp; pp = &(*pp)->next) {
-		int k = strcmp((*pp)->member, member);
-
-		if (k > 0 || (k == 0 && strcmp((*pp)->ifname, ifname) > 0))
-			break;
-	}
-	c->next = *pp;
-	*pp = c;
+	c->next = h->captures;	/* pd_model_sort orders them */
+	h->captures = c;
 	return c;
 }

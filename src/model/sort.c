@@ -95,6 +95,23 @@ sort_features(struct pd_netdev *nd)
 	}
 }
 
+static int
+cpu_type_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pd_cpu_type *)a)->name,
+	    ((const struct pd_cpu_type *)b)->name);
+}
+
+/* By member, then interface. */
+static int
+capture_cmp(const void *a, const void *b)
+{
+	const struct pd_capture *x = a, *y = b;
+	int k = strcmp(x->member, y->member);
+
+	return k ? k : strcmp(x->ifname, y->ifname);
+}
+
 /* By time, then member. */
 static int
 snapshot_cmp(const void *a, const void *b)
@@ -115,6 +132,8 @@ pd_model_sort(struct pd_model *m)
 		PD_SORT_LIST(struct pd_pci_edge, h->pci_edges, edge_cmp);
 		PD_SORT_LIST(struct pd_netdev, h->netdevs, netdev_cmp);
 		PD_SORT_LIST(struct pd_kv, h->sysctl, kv_cmp);
+		PD_SORT_LIST(struct pd_cpu_type, h->cpu_types, cpu_type_cmp);
+		PD_SORT_LIST(struct pd_capture, h->captures, capture_cmp);
 		for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
 			PD_SORT_LIST(struct pd_snapshot, nd->snaps,
 			    snapshot_cmp);
