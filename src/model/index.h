@@ -48,6 +48,7 @@ struct pd_host_private {
 /* The model's own: hosts by key. */
 struct pd_model_private {
 	struct pd_index hosts;
+	bool sorted;		/* lists reversed and sorted: never twice */
 };
 
 #endif

@@ -126,6 +126,9 @@ snapshot_cmp(const void *a, const void *b)
 void
 pd_model_sort(struct pd_model *m)
 {
+	if (m->priv->sorted)
+		return;
+	m->priv->sorted = true;
 	PD_SORT_LIST(struct pd_host, m->hosts, host_cmp);
 	for (struct pd_host *h = m->hosts; h; h = h->next) {
 		PD_SORT_LIST(struct pd_pcidev, h->pcidevs, pcidev_cmp);
