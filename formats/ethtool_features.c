@@ -42,20 +42,15 @@ onoff(const char *v)
 	return PD_UNKNOWN;
 }
 
+/* pd_model_sort orders them by name, a later dump of one replacing the
+ * earlier, once after the walk (a sorted insertion here would be
+ * quadratic in a dump of 100 k features). */
 static void
 add_feature(struct pd_netdev *nd, struct pd_arena *a, struct pd_feature *f)
 {
-	struct pd_feature **pp = &nd->features;
-
-	PD_SORTED_SEEK(pp, name, f->name);
-	if (PD_SORTED_AT(pp, name, f->name)) {	/* a later dump of it */
-		f->next = (*pp)->next;
-		*pp = f;
-		return;
-	}
 	(void)a;
-	f->next = *pp;
-	*pp = f;
+	f->next = nd->features;
+	nd->features = f;
 }
 
 static enum pd_status

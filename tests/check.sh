@@ -10,6 +10,8 @@
 #   perf     profile shares against perf report's (live and corpus)
 #   hostile  large hostile members made at test time: bounded memory,
 #            linear time, the note
+#   scale    many devices, interfaces, snapshots and hosts: linear time,
+#            bounded memory
 #   replay   the fuzz corpora and samples through the fuzz harnesses
 #   samples  the sample bundles regenerate byte for byte
 #   kernel-captures  samples/capture-kernel.sh still makes captures that
@@ -59,6 +61,7 @@ stage() {
 	stage tshark sh tests/tshark-compare.sh "$build/pathdoctor"
 	stage perf sh tests/perf-compare.sh "$build/pathdoctor"
 	stage hostile sh tests/hostile-memory.sh "$build/pathdoctor"
+	stage scale sh tests/scale.sh "$build/pathdoctor"
 	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \
 	    samples/bundles
 	stage replay-format "$build/replay-format" tests/fuzz/corpus/member \

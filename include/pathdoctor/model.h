@@ -2,8 +2,11 @@
  *
  * Ownership: everything reachable from a struct pd_model is owned by its
  * arena and freed only by pd_model_free(); readers and rules never call
- * free() on model data.  Lists are kept sorted by key on insertion, so
- * iteration (and so every output) is deterministic.  Zero means unknown
+ * free() on model data.  Lists by key are in key order once
+ * pd_model_finalize has run (pd_model_sort: readers add in any order,
+ * found through hash indexes), so iteration (and so every output) is
+ * deterministic and the work stays n log n however many records a
+ * bundle holds.  Zero means unknown
  * for every field unless its comment says otherwise.
  */
 #ifndef PD_MODEL_H
@@ -115,6 +118,9 @@ struct pd_pcidev {
 	struct pd_pcidev *parent;	/* the bridge above, NULL at the top */
 	const char *parent_source;	/* "lspci-tv", "bus ranges" */
 	struct pd_pcidev *root_port;	/* the root port above, if any */
+	/* the first device below it, in bdf order, with an Express link
+	 * capability: the far end of a port's link */
+	struct pd_pcidev *link_child;
 	struct pd_netdev *netdev;	/* joined on ethtool -i bus-info */
 	struct pd_pf_path path;		/* derived by finalize */
 };
@@ -506,8 +512,12 @@ struct pd_unused {
 	const char *member, *format, *reason;
 };
 
+struct pd_host_private;
+struct pd_model_private;
+
 struct pd_host {
 	struct pd_host *next;		/* sorted by key */
+	struct pd_host_private *priv;	/* the model's indexes (src/model) */
 	const struct pd_model *model;	/* the bundle's other hosts */
 	const char *key;		/* bundle path prefix ("" at the top) */
 	const char *name;		/* display name, set by finalize */
@@ -556,12 +566,15 @@ struct pd_model {
 	struct pd_arena *arena;
 	struct pd_host *hosts;
 	unsigned n_hosts;
+	struct pd_model_private *priv;	/* the model's indexes (src/model) */
 };
 
-/* The model's sorted lists, kept with one idiom: PD_SORTED_SEEK moves pp
- * (the address of the head or of a node's next) to where key belongs in
- * a list sorted by strcmp on field; PD_SORTED_AT then tells whether *pp
- * already holds key.  Insert a new node at *pp. */
+/* Lists sorted on insertion (only short ones: each insertion walks the
+ * list, so a list a bundle can make long is sorted by pd_model_sort
+ * instead), with one idiom: PD_SORTED_SEEK moves pp (the address of the
+ * head or of a node's next) to where key belongs in a list sorted by
+ * strcmp on field; PD_SORTED_AT then tells whether *pp already holds
+ * key.  Insert a new node at *pp. */
 #define PD_SORTED_SEEK(pp, field, key)                                 \
 	while (*(pp) && strcmp((*(pp))->field, (key)) < 0)             \
 		(pp) = &(*(pp))->next
@@ -572,8 +585,11 @@ struct pd_model *pd_model_new(void);
 void pd_model_free(struct pd_model *m);
 struct pd_arena *pd_model_arena(const struct pd_model *m);
 struct pd_host *pd_model_host(struct pd_model *m, const char *key);
+/* Puts every list by key in key order (pd_model_finalize runs it
+ * first); records with equal keys keep the order they were added in. */
+void pd_model_sort(struct pd_model *m);
 
-/* Lookup-or-create, keeping the list sorted by bdf. */
+/* Lookup-or-create by bdf (pd_model_sort orders the list). */
 struct pd_pcidev *pd_host_pcidev(struct pd_host *h, struct pd_arena *a,
     unsigned domain, unsigned bus, unsigned dev, unsigned fn, bool *created);
 const struct pd_pcidev *pd_host_find_pcidev(const struct pd_host *h,
@@ -596,7 +612,7 @@ const struct pd_kv *pd_host_cmdline_last(const struct pd_host *h,
 const struct pd_kv *pd_host_cmdline_pci_opt(const struct pd_host *h,
     const char *opt);
 
-/* Lookup-or-create by interface name, keeping the list sorted. */
+/* Lookup-or-create by interface name (pd_model_sort orders the list). */
 struct pd_netdev *pd_host_netdev(struct pd_host *h, struct pd_arena *a,
     const char *name);
 /* The netdev a neutral member path names ("m03"), marked guessed when
@@ -609,6 +625,9 @@ void pd_host_unused(struct pd_host *h, struct pd_arena *a,
     const char *member, const char *format, const char *reason);
 const struct pd_netdev *pd_host_find_netdev(const struct pd_host *h,
     const char *name);
+/* Takes *pp (the netdevs list's head or a node's next) out of the host,
+ * and out of its lookups. */
+void pd_host_drop_netdev(struct pd_host *h, struct pd_netdev **pp);
 struct pd_snapshot *pd_netdev_snapshot(struct pd_netdev *nd,
     struct pd_arena *a, const char *member, int64_t time_ms);
 const struct pd_feature *pd_netdev_feature(const struct pd_netdev *nd,

@@ -1,6 +1,7 @@
 /* After the walk: topology joins, SR-IOV virtual functions, the IOMMU
  * mode from the command line and architecture, display names and the
  * PD_HAVE_* bits the rules' preconditions test. */
+#include <stdint.h>
 #include <string.h>
 #include "finalize/finalize.h"
 #include "pathdoctor/arena.h"
@@ -11,10 +12,7 @@
 static struct pd_pcidev *
 find_dev(struct pd_host *h, const char *bdf)
 {
-	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)
-		if (strcmp(d->bdf, bdf) == 0)
-			return d;
-	return NULL;
+	return (struct pd_pcidev *)(uintptr_t)pd_host_find_pcidev(h, bdf);
 }
 
 /* Routing id arithmetic of SR-IOV: VF i = PF + offset + i * stride. */
@@ -44,6 +42,47 @@ mark_vfs(struct pd_host *h)
 	}
 }
 
+static int
+bus_width(const struct pd_pcidev *b)
+{
+	return b->bus_subordinate - b->bus_secondary;
+}
+
+/* Without a tree, the narrowest bridge whose bus range holds the
+ * device's bus is its parent (the first in bdf order of the narrowest).
+ * Per domain (a run of the bdf-sorted list) a table of the 256 buses
+ * holds each bus's bridge, so the work is the devices plus 256 per
+ * bridge, not devices times bridges. */
+static void
+parents_by_bus_range(struct pd_host *h)
+{
+	struct pd_pcidev *best[256], *start = h->pcidevs, *end;
+
+	for (; start; start = end) {
+		memset(best, 0, sizeof(best));
+		for (end = start; end && end->domain == start->domain;
+		    end = end->next) {
+			/* a bridge's secondary bus lies below its own bus */
+			if (end->bus_secondary <= (int)end->bus)
+				continue;
+			int hi = end->bus_subordinate < 255 ?
+			    end->bus_subordinate : 255;
+
+			for (int bus = end->bus_secondary; bus <= hi; bus++)
+				if (!best[bus] ||
+				    bus_width(end) < bus_width(best[bus]))
+					best[bus] = end;
+		}
+		for (struct pd_pcidev *d = start; d != end; d = d->next) {
+			/* never d itself: its range lies above its bus */
+			if (d->parent || !best[d->bus])
+				continue;
+			d->parent = best[d->bus];
+			d->parent_source = "bus ranges";
+		}
+	}
+}
+
 static void
 link_parents(struct pd_host *h)
 {
@@ -63,29 +102,7 @@ link_parents(struct pd_host *h)
 			d->is_bridge = true;
 		}
 	}
-	/* Without a tree, the narrowest bridge whose bus range holds the
-	 * device's bus is its parent. */
-	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next) {
-		struct pd_pcidev *best = NULL;
-
-		if (d->parent)
-			continue;
-		for (struct pd_pcidev *b = h->pcidevs; b; b = b->next) {
-			/* a bridge's secondary bus lies below its own bus */
-			if (b == d || b->domain != d->domain ||
-			    b->bus_secondary <= (int)b->bus ||
-			    (int)d->bus < b->bus_secondary ||
-			    (int)d->bus > b->bus_subordinate)
-				continue;
-			if (!best || b->bus_subordinate - b->bus_secondary <
-			    best->bus_subordinate - best->bus_secondary)
-				best = b;
-		}
-		if (best) {
-			d->parent = best;
-			d->parent_source = "bus ranges";
-		}
-	}
+	parents_by_bus_range(h);
 }
 
 /* Damaged input can describe a loop (a tree line and a bus range that
@@ -104,6 +121,16 @@ cut_cycles(struct pd_host *h)
 			}
 		}
 	}
+}
+
+/* Once, so a rule asking for a port's far end walks no device list. */
+static void
+link_children(struct pd_host *h)
+{
+	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)
+		if (d->parent && d->has_express && d->lnkcap_mts > 0 &&
+		    !d->parent->link_child)
+			d->parent->link_child = d;
 }
 
 static bool
@@ -266,10 +293,12 @@ name_hosts(struct pd_model *m)
 void
 pd_model_finalize(struct pd_model *m)
 {
+	pd_model_sort(m);
 	for (struct pd_host *h = m->hosts; h; h = h->next) {
 		mark_vfs(h);
 		link_parents(h);
 		cut_cycles(h);
+		link_children(h);
 		arch_from_cmdline(h);
 		facts_from_profiles(h);
 		derive_iommu(h);

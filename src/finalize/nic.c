@@ -2,10 +2,12 @@
  * -i bus-info, or ip -d link parentdev), each function to its root port,
  * the PFs of one adapter into a card, and counter snapshots into totals
  * and rates. */
+#include <stdint.h>
 #include <string.h>
 #include "finalize/cardlink.h"
 #include "finalize/counters.h"
 #include "finalize/finalize.h"
+#include "model/index.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/model.h"
 
@@ -26,16 +28,34 @@ named_by_output(const struct pd_netdev *nd)
 	return !nd->unnamed && !nd->guessed;
 }
 
+static bool
+bus_info_is(const void *item, const void *key)
+{
+	return strcmp(((const struct pd_netdev *)item)->bus_info, key) == 0;
+}
+
+/* The interfaces outputs name, by bus-info (the first in name order of
+ * each), so each guessed one finds its own without a walk. */
+static void
+index_bus_info(struct pd_host *h, struct pd_arena *a, struct pd_index *ix)
+{
+	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
+		uint64_t k;
+
+		if (!named_by_output(nd) || !nd->bus_info)
+			continue;
+		k = pd_hash_str(nd->bus_info);
+		if (!pd_index_find(ix, k, bus_info_is, nd->bus_info))
+			pd_index_add(ix, a, k, nd);
+	}
+}
+
 /* The interface an output names at u's bus-info, or NULL. */
 static struct pd_netdev *
-same_bus(struct pd_host *h, const struct pd_netdev *u)
+same_bus(const struct pd_index *ix, const struct pd_netdev *u)
 {
-	for (struct pd_netdev *nd = h->netdevs; u->bus_info && nd;
-	    nd = nd->next)
-		if (named_by_output(nd) && nd->bus_info &&
-		    strcmp(nd->bus_info, u->bus_info) == 0)
-			return nd;
-	return NULL;
+	return u->bus_info ? pd_index_find(ix, pd_hash_str(u->bus_info),
+	    bus_info_is, u->bus_info) : NULL;
 }
 
 /* A phantom's members: listed as not used, with what to name them. */
@@ -65,13 +85,15 @@ list_phantom(struct pd_host *h, struct pd_arena *a, const struct pd_netdev *u)
 static void
 merge_guessed(struct pd_host *h, struct pd_arena *a)
 {
+	struct pd_index by_bus = { 0 };
 	bool named = false;
 
 	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
 		named = named || named_by_output(nd);
+	index_bus_info(h, a, &by_bus);
 	for (struct pd_netdev **pp = &h->netdevs; *pp;) {
 		struct pd_netdev *u = *pp, *to = named_by_output(u) ? NULL :
-		    same_bus(h, u);
+		    same_bus(&by_bus, u);
 
 		if (named_by_output(u) || (!to && (!named || u->unnamed))) {
 			pp = &u->next;
@@ -85,8 +107,7 @@ merge_guessed(struct pd_host *h, struct pd_arena *a)
 		}
 		if (!to || u->snaps || u->n_kstat)
 			list_phantom(h, a, u);
-		*pp = u->next;
-		h->n_netdevs--;
+		pd_host_drop_netdev(h, pp);
 	}
 }
 
@@ -94,15 +115,14 @@ static void
 join_pci(struct pd_host *h)
 {
 	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
-		if (!nd->bus_info)
+		struct pd_pcidev *d;
+
+		if (!nd->bus_info || !(d = (struct pd_pcidev *)(uintptr_t)
+		    pd_host_find_pcidev(h, nd->bus_info)))
 			continue;
-		for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)
-			if (strcmp(d->bdf, nd->bus_info) == 0) {
-				nd->pci = d;
-				if (!d->netdev)
-					d->netdev = nd;
-				break;
-			}
+		nd->pci = d;
+		if (!d->netdev)
+			d->netdev = nd;
 	}
 	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next) {
 		unsigned steps = 0;
@@ -128,26 +148,58 @@ same_card(const struct pd_card *c, const struct pd_pcidev *d)
 	    f->desc && d->desc && strcmp(f->desc, d->desc) == 0;
 }
 
+static bool
+card_dsn_is(const void *item, const void *key)
+{
+	return ((const struct pd_card *)item)->dsn == *(const uint64_t *)key;
+}
+
+/* The card d belongs to, or NULL.  Cards with a serial number are found
+ * by it; one without is a device's functions, which the bdf order keeps
+ * together, so only the cards made since the device began (one per
+ * function at most) can hold d: no walk over every card per function. */
+static struct pd_card *
+find_card(struct pd_index *by_dsn, struct pd_card *const *same_dev,
+    unsigned n_same, const struct pd_pcidev *d)
+{
+	if (d->has_dsn && d->dsn != 0)
+		return pd_index_find(by_dsn, pd_hash_u64(d->dsn), card_dsn_is,
+		    &d->dsn);
+	for (unsigned i = 0; i < n_same; i++)
+		if (same_card(same_dev[i], d))
+			return same_dev[i];
+	return NULL;
+}
+
 static void
 group_cards(struct pd_host *h, struct pd_arena *a)
 {
-	struct pd_card **tail = &h->cards;
+	struct pd_card **tail = &h->cards, *same_dev[8];
+	struct pd_index by_dsn = { 0 };
+	const struct pd_pcidev *dev = NULL;	/* where same_dev began */
+	unsigned n_same = 0;
 
 	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next) {
 		struct pd_card *c;
 
 		if (d->is_vf || !is_network(d))
 			continue;
-		for (c = h->cards; c; c = c->next)
-			if (same_card(c, d))
-				break;
-		if (!c) {
+		if (!dev || dev->domain != d->domain || dev->bus != d->bus ||
+		    dev->dev != d->dev) {
+			dev = d;
+			n_same = 0;
+		}
+		if (!(c = find_card(&by_dsn, same_dev, n_same, d))) {
 			c = pd_arena_alloc(a, sizeof(*c));
 			c->desc = d->desc;
 			c->has_dsn = d->has_dsn && d->dsn != 0;
 			c->dsn = d->dsn;
 			*tail = c;
 			tail = &c->next;
+			if (c->has_dsn)
+				pd_index_add(&by_dsn, a, pd_hash_u64(c->dsn), c);
+			else if (n_same < 8)	/* 8 functions to a device */
+				same_dev[n_same++] = c;
 		}
 		if (c->n_pfs < PD_CARD_MAX_PFS)
 			c->pfs[c->n_pfs++] = d;	/* pcidevs are in bdf order */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/index.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
@@ -14,6 +15,7 @@ pd_model_new(void)
 	struct pd_model *m = pd_arena_alloc(a, sizeof(*m));
 
 	m->arena = a;
+	m->priv = pd_arena_alloc(a, sizeof(*m->priv));
 	return m;
 }
 
@@ -31,20 +33,30 @@ pd_model_arena(const struct pd_model *m)
 	return m->arena;
 }
 
+static bool
+host_is(const void *item, const void *key)
+{
+	return strcmp(((const struct pd_host *)item)->key, key) == 0;
+}
+
 struct pd_host *
 pd_model_host(struct pd_model *m, const char *key)
 {
-	struct pd_host **pp = &m->hosts;
+	uint64_t hash = pd_hash_str(key);
+	struct pd_host *h = pd_index_find(&m->priv->hosts, hash, host_is, key);
 
-	PD_SORTED_SEEK(pp, key, key);
-	if (PD_SORTED_AT(pp, key, key))
-		return *pp;
-	struct pd_host *h = pd_arena_alloc(m->arena, sizeof(*h));
-
+	if (h)
+		return h;
+	h = pd_arena_alloc(m->arena, sizeof(*h));
 	h->key = pd_arena_strdup(m->arena, key);
 	h->model = m;
-	h->next = *pp;
-	*pp = h;
+	h->priv = pd_arena_alloc(m->arena, sizeof(*h->priv));
+	h->priv->cmdline_tail = &h->cmdline_kv;
+	h->priv->notes_tail = &h->notes;
+	h->priv->unused_tail = &h->unused;
+	h->next = m->hosts;	/* pd_model_sort orders them */
+	m->hosts = h;
+	pd_index_add(&m->priv->hosts, m->arena, hash, h);
 	m->n_hosts++;
 	return h;
 }
@@ -111,16 +123,15 @@ pd_host_pcidev(struct pd_host *h, struct pd_arena *a, unsigned domain,
     unsigned bus, unsigned dev, unsigned fn, bool *created)
 {
 	char bdf[16];
-	struct pd_pcidev **pp = &h->pcidevs;
+	struct pd_pcidev *d;
 
 	pd_bdf_format(bdf, domain, bus, dev, fn);
-	PD_SORTED_SEEK(pp, bdf, bdf);
-	if (PD_SORTED_AT(pp, bdf, bdf)) {
+	if ((d = (struct pd_pcidev *)pd_host_find_pcidev(h, bdf))) {
 		if (created)
 			*created = false;
-		return *pp;
+		return d;
 	}
-	struct pd_pcidev *d = pd_arena_alloc(a, sizeof(*d));
+	d = pd_arena_alloc(a, sizeof(*d));
 
 	memcpy(d->bdf, bdf, sizeof(bdf));
 	d->domain = domain & 0xffff;
@@ -132,56 +143,75 @@ pd_host_pcidev(struct pd_host *h, struct pd_arena *a, unsigned domain,
 	d->bus_primary = d->bus_secondary = d->bus_subordinate = -1;
 	d->sriov_total = d->sriov_num = d->sriov_offset = -1;
 	d->sriov_stride = -1;
-	d->next = *pp;
-	*pp = d;
+	d->next = h->pcidevs;	/* pd_model_sort orders them */
+	h->pcidevs = d;
+	pd_index_add(&h->priv->pcidevs, a, pd_hash_str(d->bdf), d);
 	h->n_pcidevs++;
 	if (created)
 		*created = true;
 	return d;
 }
 
+static bool
+pcidev_is(const void *item, const void *key)
+{
+	return strcmp(((const struct pd_pcidev *)item)->bdf, key) == 0;
+}
+
 const struct pd_pcidev *
 pd_host_find_pcidev(const struct pd_host *h, const char *bdf)
 {
-	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next)
-		if (strcmp(d->bdf, bdf) == 0)
-			return d;
-	return NULL;
+	return pd_index_find(&h->priv->pcidevs, pd_hash_str(bdf), pcidev_is,
+	    bdf);
+}
+
+static bool
+edge_is(const void *item, const void *key)
+{
+	return strcmp(((const struct pd_pci_edge *)item)->bdf, key) == 0;
 }
 
 struct pd_pci_edge *
 pd_host_pci_edge(struct pd_host *h, struct pd_arena *a, const char *bdf)
 {
-	struct pd_pci_edge **pp = &h->pci_edges;
+	struct pd_pci_edge *e;
+	char k[16];
 
-	PD_SORTED_SEEK(pp, bdf, bdf);
-	if (PD_SORTED_AT(pp, bdf, bdf))
-		return *pp;
-	struct pd_pci_edge *e = pd_arena_alloc(a, sizeof(*e));
-
-	snprintf(e->bdf, sizeof(e->bdf), "%s", bdf);
+	snprintf(k, sizeof(k), "%s", bdf);	/* as stored: at most 15 */
+	if ((e = pd_index_find(&h->priv->edges, pd_hash_str(k), edge_is, k)))
+		return e;
+	e = pd_arena_alloc(a, sizeof(*e));
+	memcpy(e->bdf, k, sizeof(k));
 	e->secondary = e->subordinate = -1;
-	e->next = *pp;
-	*pp = e;
+	e->next = h->pci_edges;	/* pd_model_sort orders them */
+	h->pci_edges = e;
+	pd_index_add(&h->priv->edges, a, pd_hash_str(k), e);
 	return e;
+}
+
+static bool
+cpu_type_is(const void *item, const void *key)
+{
+	return strcmp(((const struct pd_cpu_type *)item)->name, key) == 0;
 }
 
 void
 pd_host_cpu_type(struct pd_host *h, struct pd_arena *a, const char *name)
 {
-	struct pd_cpu_type **pp = &h->cpu_types;
+	uint64_t k = pd_hash_str(name);
+	struct pd_cpu_type *t = pd_index_find(&h->priv->cpu_types, k,
+	    cpu_type_is, name);
 
-	PD_SORTED_SEEK(pp, name, name);
-	if (PD_SORTED_AT(pp, name, name)) {
-		(*pp)->count++;
+	if (t) {
+		t->count++;
 		return;
 	}
-	struct pd_cpu_type *t = pd_arena_alloc(a, sizeof(*t));
-
+	t = pd_arena_alloc(a, sizeof(*t));
 	t->name = pd_arena_strdup(a, name);
 	t->count = 1;
-	t->next = *pp;
-	*pp = t;
+	t->next = h->cpu_types;	/* pd_model_sort orders them */
+	h->cpu_types = t;
+	pd_index_add(&h->priv->cpu_types, a, k, t);
 }
 
 void
@@ -201,14 +231,13 @@ void
 pd_host_cmdline_add(struct pd_host *h, struct pd_arena *a, const char *key,
     const char *val, const struct pd_evidence *ev)
 {
-	struct pd_kv *kv = pd_arena_alloc(a, sizeof(*kv)), **pp;
+	struct pd_kv *kv = pd_arena_alloc(a, sizeof(*kv));
 
 	kv->key = pd_arena_strdup(a, key);
 	kv->val = pd_arena_strdup(a, val);
 	kv->ev = *ev;
-	for (pp = &h->cmdline_kv; *pp; pp = &(*pp)->next)
-		;
-	*pp = kv;
+	*h->priv->cmdline_tail = kv;
+	h->priv->cmdline_tail = &kv->next;
 }
 
 const struct pd_kv *

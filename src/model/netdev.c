@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/index.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
@@ -11,14 +12,14 @@
 struct pd_netdev *
 pd_host_netdev(struct pd_host *h, struct pd_arena *a, const char *name)
 {
-	struct pd_netdev **pp = &h->netdevs;
+	struct pd_netdev *nd = (struct pd_netdev *)(uintptr_t)
+	    pd_host_find_netdev(h, name);
 
-	PD_SORTED_SEEK(pp, name, name);
-	if (PD_SORTED_AT(pp, name, name)) {
-		(*pp)->guessed = false;	/* an output, or a path that knows */
-		return *pp;
+	if (nd) {
+		nd->guessed = false;	/* an output, or a path that knows */
+		return nd;
 	}
-	struct pd_netdev *nd = pd_arena_alloc(a, sizeof(*nd));
+	nd = pd_arena_alloc(a, sizeof(*nd));
 
 	nd->name = pd_arena_strdup(a, name);
 	nd->speed_mbps = -1;
@@ -30,8 +31,9 @@ pd_host_netdev(struct pd_host *h, struct pd_arena *a, const char *name)
 	    -1, -1, -1, -1 };
 	nd->channels_max = nd->channels_cur = (struct pd_channels){ -1, -1,
 	    -1, -1 };
-	nd->next = *pp;
-	*pp = nd;
+	nd->next = h->netdevs;	/* pd_model_sort orders them */
+	h->netdevs = nd;
+	pd_index_add(&h->priv->netdevs, a, pd_hash_str(nd->name), nd);
 	h->n_netdevs++;
 	return nd;
 }
@@ -54,41 +56,48 @@ void
 pd_host_unused(struct pd_host *h, struct pd_arena *a, const char *member,
     const char *format, const char *reason)
 {
-	struct pd_unused **pp = &h->unused, *u;
+	struct pd_unused *u = pd_arena_alloc(a, sizeof(*u));
 
-	while (*pp)
-		pp = &(*pp)->next;
-	u = pd_arena_alloc(a, sizeof(*u));
 	u->member = pd_arena_strdup(a, member);
 	u->format = format;
 	u->reason = pd_arena_strdup(a, reason);
-	*pp = u;
+	*h->priv->unused_tail = u;
+	h->priv->unused_tail = &u->next;
+}
+
+static bool
+netdev_is(const void *item, const void *key)
+{
+	return strcmp(((const struct pd_netdev *)item)->name, key) == 0;
 }
 
 const struct pd_netdev *
 pd_host_find_netdev(const struct pd_host *h, const char *name)
 {
-	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next)
-		if (strcmp(nd->name, name) == 0)
-			return nd;
-	return NULL;
+	return pd_index_find(&h->priv->netdevs, pd_hash_str(name), netdev_is,
+	    name);
+}
+
+void
+pd_host_drop_netdev(struct pd_host *h, struct pd_netdev **pp)
+{
+	struct pd_netdev *nd = *pp;
+
+	pd_index_del(&h->priv->netdevs, pd_hash_str(nd->name), nd);
+	*pp = nd->next;
+	h->n_netdevs--;
 }
 
 struct pd_snapshot *
 pd_netdev_snapshot(struct pd_netdev *nd, struct pd_arena *a,
     const char *member, int64_t time_ms)
 {
-	struct pd_snapshot *s = pd_arena_alloc(a, sizeof(*s)), **pp;
+	struct pd_snapshot *s = pd_arena_alloc(a, sizeof(*s));
 
 	s->member = member;
 	s->time_ms = time_ms;
-	for (pp = &nd->snaps; *pp; pp = &(*pp)->next) {
-		if ((*pp)->time_ms > time_ms || ((*pp)->time_ms == time_ms &&
-		    strcmp((*pp)->member, member) > 0))
-			break;
-	}
-	s->next = *pp;
-	*pp = s;
+	s->next = nd->snaps;	/* pd_model_sort orders them */
+	nd->snaps = s;
 	nd->n_snaps++;
 	return s;
 }
@@ -134,43 +143,40 @@ pd_netdev_queue_block(const struct pd_netdev *nd, unsigned b,
 		memcpy(q->v, cv, sizeof(cv));
 }
 
+static bool
+kv_is(const void *item, const void *key)
+{
+	return strcmp(((const struct pd_kv *)item)->key, key) == 0;
+}
+
 void
 pd_host_sysctl_set(struct pd_host *h, struct pd_arena *a, const char *key,
     const char *val, const struct pd_evidence *ev)
 {
 	char *k = pd_arena_strdup(a, key);
-	struct pd_kv **pp = &h->sysctl;
+	struct pd_kv *kv;
 
 	for (char *p = k; *p; p++)	/* net/ipv4/ip_forward */
 		if (*p == '/')
 			*p = '.';
-	PD_SORTED_SEEK(pp, key, k);
-	if (PD_SORTED_AT(pp, key, k)) {
-		(*pp)->val = pd_arena_strdup(a, val);
-		(*pp)->ev = *ev;
+	if ((kv = (struct pd_kv *)(uintptr_t)pd_host_sysctl(h, k))) {
+		kv->val = pd_arena_strdup(a, val);
+		kv->ev = *ev;
 		return;
 	}
-	struct pd_kv *kv = pd_arena_alloc(a, sizeof(*kv));
-
+	kv = pd_arena_alloc(a, sizeof(*kv));
 	kv->key = k;
 	kv->val = pd_arena_strdup(a, val);
 	kv->ev = *ev;
-	kv->next = *pp;
-	*pp = kv;
+	kv->next = h->sysctl;	/* pd_model_sort orders them */
+	h->sysctl = kv;
+	pd_index_add(&h->priv->sysctls, a, pd_hash_str(k), kv);
 }
 
 const struct pd_kv *
 pd_host_sysctl(const struct pd_host *h, const char *key)
 {
-	for (const struct pd_kv *kv = h->sysctl; kv; kv = kv->next) {
-		int c = strcmp(kv->key, key);
-
-		if (c == 0)
-			return kv;
-		if (c > 0)
-			break;
-	}
-	return NULL;
+	return pd_index_find(&h->priv->sysctls, pd_hash_str(key), kv_is, key);
 }
 
 bool
@@ -193,7 +199,7 @@ void
 pd_host_note(struct pd_host *h, struct pd_arena *a,
     const struct pd_evidence *ev, const char *fmt, ...)
 {
-	struct pd_model_note *n = pd_arena_alloc(a, sizeof(*n)), **pp;
+	struct pd_model_note *n = pd_arena_alloc(a, sizeof(*n));
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -201,26 +207,19 @@ pd_host_note(struct pd_host *h, struct pd_arena *a,
 	va_end(ap);
 	if (ev)
 		n->ev = *ev;
-	for (pp = &h->notes; *pp; pp = &(*pp)->next)
-		;
-	*pp = n;
+	*h->priv->notes_tail = n;
+	h->priv->notes_tail = &n->next;
 }
 
 struct pd_capture *
 pd_host_capture(struct pd_host *h, struct pd_arena *a, const char *member,
     const char *ifname)
 {
-	struct pd_capture *c = pd_arena_alloc(a, sizeof(*c)), **pp;
+	struct pd_capture *c = pd_arena_alloc(a, sizeof(*c));
 
 	c->member = member;
 	c->ifname = pd_arena_strdup(a, ifname);
-	for (pp = &h->captures; *pp; pp = &(*pp)->next) {
-		int k = strcmp((*pp)->member, member);
-
-		if (k > 0 || (k == 0 && strcmp((*pp)->ifname, ifname) > 0))
-			break;
-	}
-	c->next = *pp;
-	*pp = c;
+	c->next = h->captures;	/* pd_model_sort orders them */
+	h->captures = c;
 	return c;
 }

@@ -390,8 +390,8 @@ is_gpu(const struct pd_pcidev *d)
 /* The capability of the link d is on: both ends' LnkCap when the other
  * end is known (*partner), d's own otherwise. */
 static void
-link_capability(const struct pd_host *h, const struct pd_pcidev *d,
-    int *mts, int *width, const struct pd_pcidev **partner)
+link_capability(const struct pd_pcidev *d, int *mts, int *width,
+    const struct pd_pcidev **partner)
 {
 	const struct pd_pcidev *p = NULL;
 
@@ -400,10 +400,7 @@ link_capability(const struct pd_host *h, const struct pd_pcidev *d,
 	if (link_end(d)) {
 		p = d->parent;
 	} else {
-		for (const struct pd_pcidev *c = h->pcidevs; c && !p; c = c->next)
-			if (c->parent == d && c->has_express &&
-			    c->lnkcap_mts > 0)
-				p = c;
+		p = d->link_child;
 	}
 	*partner = p && p->lnkcap_mts > 0 ? p : NULL;
 	if (!*partner)
@@ -428,7 +425,7 @@ link_candidate(const struct pd_host *h, const struct pd_pcidev *d)
 	if ((d->port == PD_PORT_ROOT || d->port == PD_PORT_DOWNSTREAM) &&
 	    has_link_child(h, d))
 		return false;	/* the device below reports this link */
-	link_capability(h, d, &mts, &width, &partner);
+	link_capability(d, &mts, &width, &partner);
 	return d->lnksta_mts < mts || d->lnksta_width < width;
 }
 
@@ -443,7 +440,7 @@ emit_link(const struct pd_rule *self, const struct pd_host *h,
 
 	for (unsigned i = 0; i < n; i++)
 		gpu = gpu || is_gpu(grp[i]);
-	link_capability(h, d, &cap_mts, &cap_w, &partner);
+	link_capability(d, &cap_mts, &cap_w, &partner);
 	subject_list(subject, sizeof(subject), grp, n);
 	double now = pd_pcie_raw_gbs(d->lnksta_mts, d->lnksta_width);
 	double could = pd_pcie_raw_gbs(cap_mts, cap_w);
