@@ -99,11 +99,13 @@ ethernet(struct pd_cursor *c, uint32_t frame_left, int depth,
 	    depth, o);
 }
 
-/* FNV-1a over the segment as captured, TCP header on: two copies of one
- * IP packet hash the same; a retransmission differs in its checksum,
- * ACK, window or timestamps almost always.  The first HASH_BYTES are
- * enough (the header and the start of the data), and keep a 64 KB
- * super-packet from costing 64 KB of hashing. */
+/* FNV-1a over the segment as captured, TCP header on, eight bytes at a
+ * step (a byte at a time made it a third of all capture time): two
+ * copies of one IP packet hash the same; a retransmission differs in
+ * its checksum, ACK, window or timestamps almost always.  The first
+ * HASH_BYTES are enough (the header and the start of the data), and
+ * keep a 64 KB super-packet from costing 64 KB of hashing.  Only
+ * equality within one run matters, so the host's byte order is fine. */
 #define HASH_BYTES 256
 
 static uint32_t
@@ -112,11 +114,18 @@ segment_hash(const struct pd_cursor *c, size_t start, uint32_t ip_payload)
 	uint32_t n = ip_payload < HASH_BYTES ? ip_payload : HASH_BYTES;
 	size_t end = start >= c->len ? start : c->len - start < n ? c->len :
 	    start + n;
-	uint32_t h = 2166136261u;
+	uint64_t h = 14695981039346656037ull;
+	size_t i = start;
 
-	for (size_t i = start; i < end; i++)
-		h = (h ^ c->p[i]) * 16777619u;
-	return h;
+	for (; end - i >= 8 && i < end; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, c->p + i, 8);
+		h = (h ^ w) * 1099511628211ull;
+	}
+	for (; i < end; i++)
+		h = (h ^ c->p[i]) * 1099511628211ull;
+	return (uint32_t)(h ^ h >> 32);
 }
 
 static bool
