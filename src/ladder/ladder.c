@@ -52,7 +52,7 @@ next_fix(const struct path *p, unsigned mask)
 
 /* What the fix changes, in words, for the step's basis. */
 static const char *
-lever_text(const struct path *p, const struct pd_lever *lv, double before,
+lever_text(const struct path *p, const struct pd_lever *lv,
     const struct outcome *o)
 {
 	struct pd_arena *a = p->a;
@@ -102,7 +102,6 @@ lever_text(const struct path *p, const struct pd_lever *lv, double before,
 	case PD_LEVER_NONE:
 		break;
 	}
-	(void)before;
 	return "";
 }
 
@@ -179,7 +178,7 @@ pd_ladder_climb(const struct path *p, struct pd_ladder *l)
 			.bottleneck_after = o.binds };
 		s->basis = pd_arena_printf(p->a, "%s; from %s to %s .. %s, "
 		    "expected %s (%s), as %s binds next%s",
-		    lever_text(p, p->fix[i].lv, prev, &o), rate(p->a, prev),
+		    lever_text(p, p->fix[i].lv, &o), rate(p->a, prev),
 		    rate(p->a, lo), rate(p->a, hi), rate(p->a, e),
 		    e > prev + GAIN_EPS ? pd_arena_printf(p->a, "%+.1f %%",
 		    100 * (e / prev - 1)) : "no gain while it binds", o.binds,

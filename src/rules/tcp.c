@@ -104,6 +104,16 @@ gso_common(struct pd_findings *out, struct pd_finding *f, const char *ifn,
 	gso_fix(out, f, ifn, target_size(limit));
 }
 
+/* For the ladder: the physical NIC whose path the host's software
+ * segmentation slows, by the measured +21 to +23 %. */
+static struct pd_lever
+gso_lever(const struct pd_netdev *phys, const struct pd_capture *c)
+{
+	return (struct pd_lever){ .kind = PD_LEVER_SW_GSO, .netdev = phys,
+		.capture = c, .share_lo = REF_LO / 1000.0,
+		.share_hi = REF_HI / 1000.0 };
+}
+
 static void
 gso_gain(struct pd_finding *f, struct pd_findings *out,
     const struct pd_capture *p, const struct pd_flow_dir *pd_dir,
@@ -169,10 +179,7 @@ captured(const struct pd_rule *self, const struct pd_host *h,
 		    limit : 64000), limit > 0 ? limit : 64000);
 		gso_gain(f, out, p, dp, fp->last_ts - fp->first_ts);
 		if (p->netdev)
-			f->lever = (struct pd_lever){ .kind = PD_LEVER_SW_GSO,
-				.netdev = p->netdev, .capture = p,
-				.share_lo = REF_LO / 1000.0,
-				.share_hi = REF_HI / 1000.0 };
+			f->lever = gso_lever(p->netdev, p);
 		f->confidence = 80;
 		struct pd_chart *c = pd_arena_alloc(out->arena, sizeof(*c));
 
@@ -259,9 +266,7 @@ predicted(const struct pd_rule *self, const struct pd_host *h,
 			f->gain_basis = pd_arena_printf(out->arena, "%s; not "
 			    "confirmed by captures here", f->gain_basis);
 			f->confidence = 40;
-			f->lever = (struct pd_lever){ .kind = PD_LEVER_SW_GSO,
-				.netdev = p, .share_lo = REF_LO / 1000.0,
-				.share_hi = REF_HI / 1000.0 };
+			f->lever = gso_lever(p, NULL);
 			f->confidence_note = "predicted from ip -d link only: "
 			    "capture the tap and the physical NIC at once to "
 			    "confirm (tcpdump -s 128 on both)";
