@@ -86,7 +86,8 @@ check: deps
 	$(Q)TZ=UTC LC_ALL=C sh tests/check.sh $(SAN)
 
 check-build: $(SAN)/pathdoctor $(SAN)/unit-tests \
-    $(SAN)/replay-member $(SAN)/replay-bundle $(SAN)/replay-format
+    $(SAN)/replay-member $(SAN)/replay-bundle $(SAN)/replay-format \
+    $(SAN)/replay-diff
 
 samples: $(SAMPLES)
 
@@ -124,7 +125,7 @@ update-golden: $(SAN)/pathdoctor
 	    $(SAN)/pathdoctor $(T)
 
 FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -O1 -g
-FUZZ_TARGETS := member format bundle
+FUZZ_TARGETS := member format bundle diff
 # the replay drivers' objects are kept, not removed as intermediates
 .SECONDARY: $(FUZZ_TARGETS:%=$(SAN)/tests/fuzz/fuzz_%.o) \
     $(SAN)/tests/fuzz/onefile.o

@@ -8,6 +8,7 @@
 #include "base/version.h"
 #include "bundle/bundle.h"
 #include "finalize/finalize.h"
+#include "pathdoctor/diff.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/format.h"
 #include "pathdoctor/model.h"
@@ -25,7 +26,7 @@ enum opt_id {
 	OPT_LIST_FORMATS = 256, OPT_LIST_RULES, OPT_EXPLAIN, OPT_ONLY,
 	OPT_SKIP, OPT_DUMP_MODEL, OPT_FAIL_ON, OPT_VERSION, OPT_MAX_MEMBERS,
 	OPT_MAX_TOTAL, OPT_MAX_RATIO, OPT_MAX_SPOOL, OPT_MAX_DEPTH,
-	OPT_MAX_LINE, OPT_ONE_THREAD,
+	OPT_MAX_LINE, OPT_ONE_THREAD, OPT_FAIL_ON_REGRESSION,
 };
 
 static const struct opt {
@@ -59,6 +60,9 @@ static const struct opt {
 	{ "max-line", OPT_MAX_LINE, "SIZE", "longest text line read (1M)" },
 	{ "one-thread", OPT_ONE_THREAD, NULL, "decompress a gzip'd or xz'd "
 	    "bundle on the analysing thread (default: on a second thread)" },
+	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, NULL, "diff: exit 1 "
+	    "when a finding is new in AFTER or the throughput fell by more "
+	    "than the 7 % noise" },
 	{ "version", OPT_VERSION, NULL, "print the version" },
 	{ "help", OPT_HELP, NULL, "print this help" },
 };
@@ -67,13 +71,15 @@ struct config {
 	const char *format, *output, *only, *skip;
 	enum pd_level fail_on;
 	bool dump_model;
+	bool diff, fail_on_regression;	/* pathdoctor diff BEFORE AFTER */
 	struct pd_limits lim;
 };
 
 static void
 usage(FILE *out)
 {
-	fprintf(out, "usage: pathdoctor [options] BUNDLE\n\n"
+	fprintf(out, "usage: pathdoctor [options] BUNDLE\n"
+	    "       pathdoctor diff [options] BEFORE AFTER\n\n"
 	    "BUNDLE is a .tar.gz/.tgz, .tar.xz, .tar.zst, .tar.bz2, .zip, a "
 	    "plain tar,\na single file (gzip'd or not), a directory, or - "
 	    "for stdin (read to its end).\n\n");
@@ -89,9 +95,14 @@ usage(FILE *out)
 			    o->arg ? " " : "", o->arg ? o->arg : "");
 		fprintf(out, "  %-28s %s\n", left, o->help);
 	}
-	fprintf(out, "\nExit status: 0 analysed; 1 findings at or above "
-	    "--fail-on; 2 usage error;\n3 bundle unreadable; 4 no member of a "
-	    "format pathdoctor reads.  NO_COLOR\nturns colour off.\n");
+	fprintf(out, "\ndiff compares two bundles of the same hosts, before "
+	    "and after a fix: findings\nresolved, persisting and new, what "
+	    "changed, and the throughput realised\nagainst BEFORE's ladder "
+	    "(--fail-on then reads AFTER's findings).\n"
+	    "\nExit status: 0 analysed; 1 findings at or above "
+	    "--fail-on (or a regression\nwith --fail-on-regression); 2 usage "
+	    "error; 3 bundle unreadable; 4 no member\nof a format pathdoctor "
+	    "reads.  NO_COLOR turns colour off.\n");
 }
 
 static bool
@@ -186,6 +197,8 @@ explain(const char *id)
 	return EXIT_CLEAN;
 }
 
+static int check_args(int argc, const struct config *cfg);
+
 static int
 number_arg(const char *name, const char *v, bool size, uint64_t *out)
 {
@@ -226,6 +239,8 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 		case OPT_SKIP: cfg->skip = optarg; break;
 		case OPT_DUMP_MODEL: cfg->dump_model = true; break;
 		case OPT_ONE_THREAD: cfg->lim.one_thread = true; break;
+		case OPT_FAIL_ON_REGRESSION: cfg->fail_on_regression = true;
+			break;
 		case OPT_HELP: usage(stdout); *done = EXIT_CLEAN; return 0;
 		case OPT_VERSION:
 			printf("pathdoctor %s\n", PD_VERSION);
@@ -269,6 +284,13 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 				return -1;
 		}
 	}
+	return check_args(argc, cfg);
+}
+
+/* What the options allow together, once they are all read. */
+static int
+check_args(int argc, const struct config *cfg)
+{
 	if (cfg->format && !pd_renderer_find(cfg->format)) {
 		fprintf(stderr, "pathdoctor: -f: '%s' is not md, json or "
 		    "term\n", cfg->format);
@@ -281,7 +303,23 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 		fprintf(stderr, "pathdoctor: --max-line: between 1 and 1G\n");
 		return -1;
 	}
-	if (optind != argc - 1) {
+	if (cfg->diff && cfg->dump_model) {
+		fprintf(stderr, "pathdoctor: diff: --dump-model reads one "
+		    "bundle\n");
+		return -1;
+	}
+	if (!cfg->diff && cfg->fail_on_regression) {
+		fprintf(stderr, "pathdoctor: --fail-on-regression: only with "
+		    "diff BEFORE AFTER\n");
+		return -1;
+	}
+	if (cfg->diff && optind != argc - 2) {
+		fprintf(stderr, "pathdoctor: diff: %s (see --help)\n",
+		    optind >= argc - 1 ? "two bundles needed, BEFORE and AFTER" :
+		    "two bundles, BEFORE and AFTER, no more");
+		return -1;
+	}
+	if (!cfg->diff && optind != argc - 1) {
 		fprintf(stderr, "pathdoctor: %s (see --help)\n",
 		    optind >= argc ? "no bundle given" : "one bundle at a time");
 		return -1;
@@ -289,69 +327,165 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 	return 0;
 }
 
-static const struct pd_renderer *
-pick_renderer(const struct config *cfg, FILE *out)
+static const char *
+pick_format(const struct config *cfg, FILE *out)
 {
-	const char *f = cfg->format;
+	if (cfg->format)
+		return cfg->format;
+	return isatty(fileno(out)) ? "term" : "md";
+}
 
-	if (!f)
-		f = isatty(fileno(out)) ? "term" : "md";
-	return pd_renderer_find(f);
+/* One bundle read, finalized and reported. */
+struct loaded {
+	struct pd_model *m;
+	struct pd_findings fs;
+	struct pd_coverage cov;
+	struct pd_report r;
+};
+
+static int
+load(const struct config *cfg, const char *bundle, struct loaded *l,
+    const char *side)
+{
+	char err[512];
+
+	l->m = pd_model_new();
+	pd_findings_init(&l->fs, pd_model_arena(l->m));
+	if (pd_bundle_read(bundle, &cfg->lim, l->m, &l->cov, err,
+	    sizeof(err)) != 0) {
+		fprintf(stderr, "pathdoctor: %s%s%s\n", side ? side : "",
+		    side ? ": " : "", pd_term_text(pd_model_arena(l->m), err));
+		return EXIT_BUNDLE;
+	}
+	pd_model_finalize(l->m);
+	return EXIT_CLEAN;
+}
+
+static void
+report(const struct config *cfg, const char *bundle, struct loaded *l)
+{
+	const struct pd_rule_filter filter = { rule_filter, cfg };
+
+	pd_report_build(&l->r, bundle, l->m, &l->cov, &l->fs, &filter);
+}
+
+static void
+unload(struct loaded *l)
+{
+	if (!l->m)
+		return;
+	pd_findings_release(&l->fs);
+	pd_model_free(l->m);
+}
+
+static int
+fail_on(const struct config *cfg, const struct pd_findings *fs)
+{
+	for (size_t i = 0; i < fs->n; i++)
+		if (cfg->fail_on != PD_LEVEL_OFF &&
+		    pd_finding_level(fs->v[i]) >= cfg->fail_on)
+			return EXIT_FINDINGS;
+	return EXIT_CLEAN;
+}
+
+static FILE *
+open_output(const struct config *cfg)
+{
+	FILE *out;
+
+	if (!cfg->output)
+		return stdout;
+	if (!(out = fopen(cfg->output, "w")))
+		perror(cfg->output);
+	return out;
+}
+
+static int
+close_output(const struct config *cfg, FILE *out, int rc)
+{
+	if (out && out != stdout && fclose(out) != 0) {
+		perror(cfg->output);
+		return EXIT_BUNDLE;
+	}
+	return rc;
 }
 
 static int
 run(const struct config *cfg, const char *bundle)
 {
-	struct pd_model *m = pd_model_new();
-	struct pd_findings fs;
-	struct pd_coverage cov;
-	FILE *out = stdout;
-	char err[512];
-	int rc = EXIT_CLEAN;
+	struct loaded l = { 0 };
+	FILE *out = NULL;
+	int rc = load(cfg, bundle, &l, NULL);
 
-	pd_findings_init(&fs, pd_model_arena(m));
-	if (pd_bundle_read(bundle, &cfg->lim, m, &cov, err, sizeof(err)) != 0) {
-		fprintf(stderr, "pathdoctor: %s\n",
-		    pd_term_text(pd_model_arena(m), err));
-		rc = EXIT_BUNDLE;
+	if (rc != EXIT_CLEAN)
 		goto out;
-	}
-	pd_model_finalize(m);
-	if (cfg->output && !(out = fopen(cfg->output, "w"))) {
-		perror(cfg->output);
-		out = stdout;
+	if (!(out = open_output(cfg))) {
 		rc = EXIT_USAGE;
 		goto out;
 	}
 	if (cfg->dump_model) {
-		pd_model_dump(m, out);
+		pd_model_dump(l.m, out);
 		goto out;
 	}
-	const struct pd_rule_filter filter = { rule_filter, cfg };
-	struct pd_report r;
-
-	pd_report_build(&r, bundle, m, &cov, &fs, &filter);
-	const struct pd_renderer *ren = pick_renderer(cfg, out);
+	report(cfg, bundle, &l);
+	const struct pd_renderer *ren = pd_renderer_find(pick_format(cfg, out));
 	const char *nc = getenv("NO_COLOR");
 
-	r.color = ren->colour && isatty(fileno(out)) && !(nc && nc[0]);
-	if (ren->render(&r, out) != 0) {
+	l.r.color = ren->colour && isatty(fileno(out)) && !(nc && nc[0]);
+	if (ren->render(&l.r, out) != 0) {
 		fprintf(stderr, "pathdoctor: writing the report failed\n");
 		rc = EXIT_BUNDLE;
 	}
-	if (r.nothing_read && rc == EXIT_CLEAN)
+	if (l.r.nothing_read && rc == EXIT_CLEAN)
 		rc = EXIT_NOTHING;
-	for (size_t i = 0; i < fs.n && rc == EXIT_CLEAN; i++)
-		if (cfg->fail_on != PD_LEVEL_OFF &&
-		    pd_finding_level(fs.v[i]) >= cfg->fail_on)
-			rc = EXIT_FINDINGS;
+	if (rc == EXIT_CLEAN)
+		rc = fail_on(cfg, &l.fs);
 out:
-	if (out != stdout && fclose(out) != 0) {
-		perror(cfg->output);
+	rc = close_output(cfg, out, rc);
+	unload(&l);
+	return rc;
+}
+
+/* pathdoctor diff BEFORE AFTER: both read and reported, then compared;
+ * the diff lives in AFTER's arena. */
+static int
+run_diff(const struct config *cfg, const char *before, const char *after)
+{
+	struct loaded b = { 0 }, a = { 0 };
+	FILE *out = NULL;
+	int rc;
+
+	if (strcmp(before, "-") == 0 && strcmp(after, "-") == 0) {
+		fprintf(stderr, "pathdoctor: diff: stdin can be one of the "
+		    "bundles, not both\n");
+		return EXIT_USAGE;
+	}
+	if ((rc = load(cfg, before, &b, "BEFORE")) != EXIT_CLEAN ||
+	    (rc = load(cfg, after, &a, "AFTER")) != EXIT_CLEAN)
+		goto out;
+	if (!(out = open_output(cfg))) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	report(cfg, before, &b);
+	report(cfg, after, &a);
+	struct pd_diff d;
+
+	pd_diff_build(&d, &b.r, &a.r, pd_model_arena(a.m));
+	if (pd_diff_renderer_find(pick_format(cfg, out))->render(&d, out) != 0) {
+		fprintf(stderr, "pathdoctor: writing the diff failed\n");
 		rc = EXIT_BUNDLE;
 	}
-	pd_findings_release(&fs);
-	pd_model_free(m);
+	if ((b.r.nothing_read || a.r.nothing_read) && rc == EXIT_CLEAN)
+		rc = EXIT_NOTHING;
+	if (rc == EXIT_CLEAN && cfg->fail_on_regression && d.regression)
+		rc = EXIT_FINDINGS;
+	if (rc == EXIT_CLEAN)
+		rc = fail_on(cfg, &a.fs);
+out:
+	rc = close_output(cfg, out, rc);
+	unload(&b);
+	unload(&a);
 	return rc;
 }
 
@@ -362,9 +496,16 @@ main(int argc, char **argv)
 	int done;
 
 	pd_limits_default(&cfg.lim);
+	if (argc > 1 && strcmp(argv[1], "diff") == 0) {
+		cfg.diff = true;
+		argv++;		/* "diff" stands where the program name was */
+		argc--;
+	}
 	if (parse_args(argc, argv, &cfg, &done) != 0)
 		return EXIT_USAGE;
 	if (done >= 0)
 		return done;
+	if (cfg.diff)
+		return run_diff(&cfg, argv[optind], argv[optind + 1]);
 	return run(&cfg, argv[optind]);
 }

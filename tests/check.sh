@@ -68,6 +68,8 @@ stage() {
 	    samples/bundles
 	stage replay-bundle "$build/replay-bundle" tests/fuzz/corpus/bundle \
 	    samples/*.tgz
+	stage replay-diff "$build/replay-diff" tests/fuzz/corpus/diff \
+	    samples/*.tgz
 	stage samples sh tests/samples-reproducible.sh
 	stage kernel-captures sh tests/kernel-captures.sh "$build/pathdoctor"
 	stage collect sh tests/collect.sh "$build/pathdoctor"

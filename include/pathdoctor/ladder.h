@@ -38,6 +38,8 @@ struct pd_ladder_step {
 #define PD_LADDER_STAGES 24
 #define PD_LADDER_STEPS 12
 
+struct pd_ladder_path;	/* the model it was climbed on (src/ladder/) */
+
 struct pd_ladder {
 	struct pd_ladder *next;		/* in host order */
 	const struct pd_host *host;
@@ -57,6 +59,17 @@ struct pd_ladder {
 	struct pd_ladder_step steps[PD_LADDER_STEPS];
 	unsigned n_steps;
 	const char *verdict;		/* one paragraph: Markdown, terminal */
+	const struct pd_ladder_path *path;
+};
+
+/* What the path carries with a set of its fixes made. */
+struct pd_ladder_prediction {
+	double lo, expected, hi;	/* bytes/s */
+	const char *binds;		/* what binds then */
+	bool from_steps;		/* the set is steps 1..n: step n's
+					 * numbers; else the model evaluated
+					 * with these fixes alone */
+	unsigned last_step;		/* from_steps: n */
 };
 
 /* A host with a NIC or a workload output but no ladder, and what the
@@ -75,5 +88,12 @@ struct pd_ladder *pd_ladders_build(const struct pd_model *m,
     struct pd_findings *fs, struct pd_ladder_gap **gaps);
 
 const char *pd_ladder_dir_name(enum pd_ladder_dir d);	/* "receive" */
+
+/* The prediction with the fixes of made[0..n) made (each a finding on
+ * l's steps; others are ignored), every fix at its low, expected and
+ * high estimate together; false when none of them is on l. */
+bool pd_ladder_predict(const struct pd_ladder *l,
+    const struct pd_finding *const *made, unsigned n,
+    struct pd_ladder_prediction *out);
 
 #endif

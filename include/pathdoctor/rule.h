@@ -21,6 +21,9 @@ struct pd_rule {
 	unsigned needs;		/* enum pd_have bits */
 	bool physical;		/* about hardware of the host's own: not
 				 * applicable to a virtual machine */
+	const char *sysctls;	/* the sysctls it reads, fnmatch patterns
+				 * separated by spaces (pathdoctor diff
+				 * lists their changes); NULL: none */
 	void (*check)(const struct pd_rule *self, const struct pd_host *h,
 	    struct pd_findings *out);
 };

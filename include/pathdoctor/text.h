@@ -39,6 +39,9 @@ bool pd_split_last_colon(const char *line, const char **key, size_t *klen,
 /* True when the comma-separated list holds the item's first n bytes
  * as one element ("on,sm_on" holds "sm_on"). */
 bool pd_list_has(const char *list, const char *item, size_t n);
+/* True when s matches one of the space-separated fnmatch patterns
+ * (each up to 127 bytes; a longer one matches nothing). */
+bool pd_patterns_match(const char *patterns, const char *s);
 /* "1.5G", "64M", "100k", "4096": bytes; false when malformed. */
 bool pd_parse_size(const char *s, uint64_t *out);
 

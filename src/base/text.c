@@ -1,6 +1,7 @@
 /* Small text helpers shared by the line-oriented readers. */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,24 @@ pd_list_has(const char *list, const char *item, size_t n)
 		if (k == n && memcmp(p, item, n) == 0)
 			return true;
 		p += k + (p[k] == ',');
+	}
+	return false;
+}
+
+bool
+pd_patterns_match(const char *patterns, const char *s)
+{
+	for (const char *p = patterns; p && *p;) {
+		size_t k = strcspn(p, " ");
+		char pat[128];
+
+		if (k < sizeof(pat)) {
+			memcpy(pat, p, k);
+			pat[k] = '\0';
+			if (fnmatch(pat, s, 0) == 0)
+				return true;
+		}
+		p += k + (p[k] == ' ');
 	}
 	return false;
 }

@@ -248,11 +248,20 @@ verdict(const struct path *p, struct pd_ladder *l)
 	    " No fix on this path is left.");
 }
 
+/* The climbed model, kept for pd_ladder_predict. */
+struct pd_ladder_path {
+	struct path p;
+};
+
 static struct pd_ladder *
 ladder_of(const struct path *p)
 {
 	struct pd_ladder *l = pd_arena_alloc(p->a, sizeof(*l));
 	struct outcome now = pd_path_eval(p, 0, -1, EST_EXP, EST_EXP);
+	struct pd_ladder_path *kept = pd_arena_alloc(p->a, sizeof(*kept));
+
+	kept->p = *p;
+	l->path = kept;
 
 	l->host = p->h;
 	l->dir = p->dir;
@@ -296,4 +305,57 @@ pd_ladders_build(const struct pd_model *m, struct pd_findings *fs,
 	}
 	pd_findings_rank(fs);
 	return head;
+}
+
+/* Steps 1..n made, nothing else: step n's numbers, as the ladder
+ * printed them. */
+static bool
+prefix_of(const struct pd_ladder *l, unsigned mask, const struct path *p,
+    unsigned *n)
+{
+	unsigned want = 0;
+
+	for (*n = 0; *n < l->n_steps && want != mask; (*n)++)
+		for (unsigned i = 0; i < p->n_fix; i++)
+			if (p->fix[i].f == l->steps[*n].finding)
+				want |= 1u << i;
+	return want == mask && *n > 0;
+}
+
+bool
+pd_ladder_predict(const struct pd_ladder *l,
+    const struct pd_finding *const *made, unsigned n,
+    struct pd_ladder_prediction *out)
+{
+	const struct path *p = &l->path->p;
+	unsigned mask = 0, last;
+
+	for (unsigned k = 0; k < n; k++)
+		for (unsigned i = 0; i < p->n_fix; i++)
+			if (p->fix[i].f == made[k])
+				mask |= 1u << i;
+	if (!mask)
+		return false;
+	*out = (struct pd_ladder_prediction){ 0 };
+	if (prefix_of(l, mask, p, &last)) {
+		const struct pd_ladder_step *s = &l->steps[last - 1];
+
+		*out = (struct pd_ladder_prediction){ .lo = s->lo,
+			.expected = s->expected, .hi = s->hi,
+			.binds = s->bottleneck_after, .from_steps = true,
+			.last_step = last };
+		return true;
+	}
+	struct outcome o = pd_path_eval(p, mask, -1, EST_EXP, EST_EXP);
+	double e = o.gbs < p->observed ? p->observed : o.gbs;
+	double lo = pd_path_eval(p, mask, EVAL_ALL, EST_LO, EST_LO).gbs;
+	double hi = pd_path_eval(p, mask, EVAL_ALL, EST_HI, EST_HI).gbs;
+
+	lo = lo < p->observed ? p->observed : lo > e ? e : lo;
+	hi = hi < e ? e : hi;
+	out->lo = lo * 1e9;
+	out->expected = e * 1e9;
+	out->hi = hi * 1e9;
+	out->binds = o.binds;
+	return true;
 }

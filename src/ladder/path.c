@@ -52,10 +52,16 @@ applied(unsigned mask, unsigned i)
 	return (mask >> i) & 1u;
 }
 
+static bool
+is_which(int which, unsigned i)
+{
+	return which == (int)i || which == EVAL_ALL;
+}
+
 static enum est
 est_of(int which, unsigned i, enum est e_fix)
 {
-	return which == (int)i ? e_fix : EST_EXP;
+	return is_which(which, i) ? e_fix : EST_EXP;
 }
 
 /* Efficiency losses left in the path: each unmade fix keeps its
@@ -72,7 +78,7 @@ efficiency(const struct path *p, unsigned mask, int which, enum est e_fix)
 			continue;
 		if (!applied(mask, i))
 			eff *= 1 - share(lv, EST_EXP);
-		else if (which == (int)i)
+		else if (is_which(which, i))
 			eff *= (1 - share(lv, EST_EXP)) / (1 - share(lv, e_fix));
 	}
 	return eff;

@@ -60,8 +60,10 @@ struct outcome {
 bool pd_path_build(struct path *p, const struct pd_host *h,
     struct pd_findings *fs, const char **needs);
 /* The throughput with the fixes in mask (bit i: p->fix[i]) made; fix
- * `which` (or -1) takes estimate e_fix, the others the expected value;
- * the hardware's realised share takes e_hw. */
+ * `which` (or -1 none, EVAL_ALL every fix made) takes estimate e_fix,
+ * the others the expected value; the hardware's realised share takes
+ * e_hw. */
+#define EVAL_ALL (-2)
 struct outcome pd_path_eval(const struct path *p, unsigned mask, int which,
     enum est e_fix, enum est e_hw);
 /* Share of the links' payload strict-mode translation costs at mps. */

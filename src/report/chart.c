@@ -1,5 +1,6 @@
 /* Text charts: payload-size histograms with proportional bars. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "pathdoctor/arena.h"
 #include "pathdoctor/finding.h"
@@ -90,4 +91,73 @@ pd_chart_draw(struct pd_arena *a, const struct pd_chart *c)
 		return NULL;
 	return pd_chart_sizes(a, c->title_a, c->a, c->n_a, c->title_b, c->b,
 	    c->n_b, c->rows);
+}
+
+static bool
+row_has(const uint32_t *rows, unsigned n, uint32_t bytes)
+{
+	for (unsigned k = 0; k < n; k++)
+		if (rows[k] == bytes)
+			return true;
+	return false;
+}
+
+static uint64_t
+max_of(const struct pd_size_count *v, unsigned n, const uint32_t *rows,
+    unsigned nr)
+{
+	uint64_t m = 0;
+
+	for (unsigned i = 0; i < nr; i++) {
+		uint64_t c = count_of(v, n, rows[i]);
+
+		m = c > m ? c : m;
+	}
+	return m;
+}
+
+static int
+cmp_desc(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+const char *
+pd_chart_data_pair(struct pd_arena *a, const char *ta,
+    const struct pd_size_count *va, unsigned na, const char *tb,
+    const struct pd_size_count *vb, unsigned nb, unsigned rows)
+{
+	uint32_t r[MAX_ROWS];
+	unsigned n = 0;
+	char out[4096], ba[BAR + 1], bb[BAR + 1];
+	size_t len = 0;
+
+	if (rows > MAX_ROWS)
+		rows = MAX_ROWS;
+	/* each side's top sizes in turn, so both sides' shapes show */
+	for (unsigned i = 0; n < rows && (i < na || i < nb); i++) {
+		if (i < na && va[i].bytes && !row_has(r, n, va[i].bytes))
+			r[n++] = va[i].bytes;
+		if (n < rows && i < nb && vb[i].bytes &&
+		    !row_has(r, n, vb[i].bytes))
+			r[n++] = vb[i].bytes;
+	}
+	qsort(r, n, sizeof(r[0]), cmp_desc);
+	uint64_t ma = max_of(va, na, r, n), mb = max_of(vb, nb, r, n);
+
+	len += (size_t)snprintf(out + len, sizeof(out) - len,
+	    "%10s  %-*s %8s  %-*s %8s", "payload", BAR, ta, "count", BAR, tb,
+	    "count");
+	for (unsigned i = 0; i < n && len < sizeof(out) - 128; i++) {
+		uint64_t x = count_of(va, na, r[i]), y = count_of(vb, nb, r[i]);
+
+		bar(ba, sizeof(ba), x, ma);
+		bar(bb, sizeof(bb), y, mb);
+		len += (size_t)snprintf(out + len, sizeof(out) - len,
+		    "\n%8u B  %s %8llu  %s %8llu", r[i], ba,
+		    (unsigned long long)x, bb, (unsigned long long)y);
+	}
+	return pd_arena_strndup(a, out, len);
 }

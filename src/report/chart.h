@@ -13,6 +13,13 @@ const char *pd_chart_sizes(struct pd_arena *a, const char *title_a,
     const struct pd_size_count *va, unsigned na, const char *title_b,
     const struct pd_size_count *vb, unsigned nb, unsigned rows);
 
+/* Two histograms of data segments (payload above 0) side by side, each
+ * bar scaled to its own column's largest count: the rows are each
+ * side's top sizes in turn, largest size first. */
+const char *pd_chart_data_pair(struct pd_arena *a, const char *title_a,
+    const struct pd_size_count *va, unsigned na, const char *title_b,
+    const struct pd_size_count *vb, unsigned nb, unsigned rows);
+
 /* A finding's chart as text lines; NULL when it has none. */
 struct pd_chart;
 const char *pd_chart_draw(struct pd_arena *a, const struct pd_chart *c);

@@ -14,6 +14,7 @@
 #include "pathdoctor/rule.h"
 #include "report/chart.h"
 #include "report/escape.h"
+#include "report/json_parts.h"
 #include "report/ladder_json.h"
 
 static json_t *
@@ -22,8 +23,8 @@ str_or_null(const char *s)
 	return s ? pd_json_str(s) : json_null();
 }
 
-static json_t *
-evidence(const struct pd_evidence *ev)
+json_t *
+pd_json_evidence(const struct pd_evidence *ev)
 {
 	json_t *o = json_object();
 
@@ -33,8 +34,8 @@ evidence(const struct pd_evidence *ev)
 	return o;
 }
 
-static json_t *
-finding(const struct pd_finding *f, struct pd_arena *a)
+json_t *
+pd_json_finding(const struct pd_finding *f, struct pd_arena *a)
 {
 	json_t *o = json_object(), *gain = json_object(), *risk = json_object();
 	json_t *fix = json_array(), *ev = json_array();
@@ -65,7 +66,7 @@ finding(const struct pd_finding *f, struct pd_arena *a)
 	json_object_set_new(o, "chart", str_or_null(pd_chart_draw(a,
 	    f->chart)));
 	for (unsigned i = 0; i < f->n_ev; i++)
-		json_array_append_new(ev, evidence(&f->ev[i]));
+		json_array_append_new(ev, pd_json_evidence(&f->ev[i]));
 	json_object_set_new(o, "evidence", ev);
 	return o;
 }
@@ -149,8 +150,8 @@ card(const struct pd_card *c)
 
 #define PD_JSON_SYMBOLS 30	/* hottest symbols by self share */
 
-static json_t *
-sizes_json(const struct pd_size_count *v, unsigned n)
+json_t *
+pd_json_sizes(const struct pd_size_count *v, unsigned n)
 {
 	json_t *a = json_array();
 
@@ -203,7 +204,7 @@ capture(const struct pd_host *h, const struct pd_capture *c)
 		json_array_append_new(stalls,
 		    json_real(round(c->stalls[i].gap * 1e6) / 1e6));
 	json_object_set_new(o, "longest_stalls_s", stalls);
-	json_object_set_new(o, "payload_sizes", sizes_json(c->sizes.top,
+	json_object_set_new(o, "payload_sizes", pd_json_sizes(c->sizes.top,
 	    c->sizes.n));
 	json_object_set_new(o, "payload_sizes_other",
 	    json_integer((json_int_t)c->sizes.other));
@@ -225,7 +226,7 @@ capture(const struct pd_host *h, const struct pd_capture *c)
 		json_object_set_new(j, "max_payload",
 		    json_integer(f->dir[d].max_payload));
 		json_object_set_new(j, "payload_sizes",
-		    sizes_json(f->dir[d].sizes, f->dir[d].n_sizes));
+		    pd_json_sizes(f->dir[d].sizes, f->dir[d].n_sizes));
 		json_array_append_new(flows, j);
 	}
 	json_object_set_new(o, "flows", flows);
@@ -516,7 +517,7 @@ wl_job(const struct pd_wl_job *j)
 	json_object_set_new(op, "devices", int_or_null(j->n_devices));
 	json_object_set_new(o, "options", op);
 	json_object_set_new(o, "net", wl_net(&j->net));
-	json_object_set_new(o, "evidence", j->ev.member ? evidence(&j->ev) :
+	json_object_set_new(o, "evidence", j->ev.member ? pd_json_evidence(&j->ev) :
 	    json_null());
 	return o;
 }
@@ -538,7 +539,7 @@ workload(const struct pd_host *h, const struct pd_workload *w)
 	    json_null());
 	json_object_set_new(o, "errors", json_integer(w->n_errors));
 	json_object_set_new(o, "first_error", w->first_error.member ?
-	    evidence(&w->first_error) : json_null());
+	    pd_json_evidence(&w->first_error) : json_null());
 	return o;
 }
 
@@ -590,7 +591,7 @@ render_json(const struct pd_report *r, FILE *out)
 	json_object_set_new(root, "nothing_read", r->nothing_read ?
 	    pd_json_str(r->nothing_read) : json_null());
 	for (size_t i = 0; i < r->findings->n; i++)
-		json_array_append_new(fs, finding(r->findings->v[i],
+		json_array_append_new(fs, pd_json_finding(r->findings->v[i],
 		    pd_model_arena(r->model)));
 	json_object_set_new(root, "findings", fs);
 	json_object_set_new(root, "ladders", pd_ladders_json(r->ladders));
@@ -671,6 +672,12 @@ render_json(const struct pd_report *r, FILE *out)
 			json_array_append_new(profs, profile(h, p));
 	json_object_set_new(root, "profiles", profs);
 	workloads(root, r->model);
+	return pd_json_write(root, out);
+}
+
+int
+pd_json_write(json_t *root, FILE *out)
+{
 	int rc = json_dump_callback(root, dump_escaping_del, out,
 	    JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 

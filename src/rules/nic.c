@@ -519,6 +519,8 @@ static const struct pd_rule rules[] = {
 		    "capacity.  Confidence 85 with rates from two snapshots, "
 		    "50 with since-boot totals.",
 		.physical = true,
+		.sysctls = "net.ipv4.conf.*.arp_ignore "
+		    "net.ipv4.conf.*.arp_announce",
 		.needs = PD_HAVE_NIC_STATS | PD_HAVE_NETDEV_PCI,
 		.check = check_idle_pf,
 	},
@@ -535,6 +537,7 @@ static const struct pd_rule rules[] = {
 		    "kernel NVMe/TCP initiator, nothing for SPDK.  Confidence "
 		    "70 with rates, 45 with totals, 30 when blocked.",
 		.physical = true,
+		.sysctls = "net.ipv4.ip_forward",
 		.needs = PD_HAVE_NIC_FEATURES | PD_HAVE_NIC_STATS,
 		.check = check_lro,
 	},

@@ -10,11 +10,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pd_limits lim;
 	char err[256];
 
-	pd_limits_default(&lim);
-	lim.max_members = 256;
-	lim.max_total = 64u << 20;
-	lim.max_spool = 16u << 20;
-	lim.max_line = 64u << 10;
+	fuzz_limits(&lim);
 	if (pd_bundle_read_memory(data, size, "fuzz.tgz", &lim, m, &cov, err,
 	    sizeof(err)) == 0)
 		fuzz_analyse_and_render(m, &cov);

@@ -17,6 +17,17 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Small caps, so that one input cannot take a fuzzer's memory. */
+static inline void
+fuzz_limits(struct pd_limits *lim)
+{
+	pd_limits_default(lim);
+	lim->max_members = 256;
+	lim->max_total = 64u << 20;
+	lim->max_spool = 16u << 20;
+	lim->max_line = 64u << 10;
+}
+
 /* What every output promises whatever the bundle held (escape.h): no
  * control byte but newline and tab.  Aborts otherwise. */
 static inline void

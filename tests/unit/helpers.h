@@ -102,5 +102,6 @@ int test_group_wlrules(void);
 int test_group_uploads(void);
 int test_group_escape(void);
 int test_group_hostile(void);
+int test_group_diff(void);
 
 #endif

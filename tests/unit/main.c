@@ -20,6 +20,7 @@ main(void)
 	failed += test_group_profile_events();
 	failed += test_group_workload();
 	failed += test_group_ladder();
+	failed += test_group_diff();
 	failed += test_group_wlrules();
 	failed += test_group_uploads();
 	failed += test_group_escape();

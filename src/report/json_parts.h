@@ -1,0 +1,20 @@
+/* Pieces of the JSON report that pathdoctor diff's JSON reuses
+ * (src/report/json.c). */
+#ifndef PD_JSON_PARTS_H
+#define PD_JSON_PARTS_H
+
+#include <jansson.h>
+#include <stdio.h>
+#include "pathdoctor/model.h"
+
+struct pd_finding;
+struct pd_arena;
+
+json_t *pd_json_evidence(const struct pd_evidence *ev);
+json_t *pd_json_finding(const struct pd_finding *f, struct pd_arena *a);
+json_t *pd_json_sizes(const struct pd_size_count *v, unsigned n);
+/* Writes root (and frees it) in the report's layout; -1 on a write
+ * error. */
+int pd_json_write(json_t *root, FILE *out);
+
+#endif
