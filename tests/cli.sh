@@ -198,3 +198,35 @@ jsonschema.validate(json.load(open(sys.argv[1])),
 else
 	echo "not ok cli json-schema # SKIP python3-jsonschema not installed"
 fi
+
+# the JSON diff follows formats/diff.schema.json
+if command -v python3 >/dev/null 2>&1 &&
+    python3 -c 'import jsonschema' >/dev/null 2>&1; then
+	for p in gx10-kernel-before:gx10-after gx10-spdk-before:gx10-spdk-after \
+	    pve-gso-before:pve-gso-after gx10-kernel-before:gx10-strict-after \
+	    gx10-after:gx10-half-after; do
+		n="${p%%:*}..${p#*:}"
+		"$bin" diff -f json "samples/${p%%:*}.tgz" "samples/${p#*:}.tgz" \
+		    >"$tmp/d.json" 2>"$tmp/err"
+		ran "cli diff-schema $n" $? "$tmp/err" || continue
+		if python3 -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])),
+    json.load(open("formats/diff.schema.json")))' "$tmp/d.json"; then
+			echo "ok cli diff-schema $n"
+		else
+			echo "not ok cli diff-schema $n"
+		fi
+	done
+else
+	echo "not ok cli diff-schema # SKIP python3-jsonschema not installed"
+fi
+
+# pathdoctor diff: two bundles, at most one of them stdin; with
+# --fail-on-regression, exit 1 when AFTER regressed
+expect 2 diff-one-bundle diff samples/gx10-after.tgz
+grep_out diff-one-bundle-says "pathdoctor: diff: " err
+expect 2 diff-stdin-twice diff - - </dev/null
+expect 1 diff-fail-on-regression diff --fail-on-regression \
+    samples/gx10-after.tgz samples/gx10-half-after.tgz
+expect 0 diff-no-regression diff --fail-on-regression \
+    samples/gx10-kernel-before.tgz samples/gx10-after.tgz
