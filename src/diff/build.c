@@ -82,7 +82,7 @@ remaining(struct pd_arena *a, const struct pd_diff_host *dh)
 static const char *
 applied(struct pd_arena *a, const struct pd_diff_host *dh)
 {
-	unsigned made = 0, all = 0;
+	unsigned made = 0, all = 0, unverified = 0;
 	const char *names = NULL;
 
 	for (const struct pd_diff_finding *df = dh->findings; df;
@@ -90,6 +90,7 @@ applied(struct pd_arena *a, const struct pd_diff_host *dh)
 		if (!df->before)
 			continue;
 		all++;
+		unverified += df->state == PD_DIFF_RESOLVED && df->unverified;
 		if (df->state == PD_DIFF_RESOLVED && !df->unverified) {
 			made++;
 			names = pd_arena_printf(a, "%s%s%s", names ? names : "",
@@ -98,9 +99,10 @@ applied(struct pd_arena *a, const struct pd_diff_host *dh)
 	}
 	if (!all)
 		return "no finding in BEFORE";
-	return pd_arena_printf(a, "%u of %u fix%s applied%s%s%s", made, all,
+	return pd_arena_printf(a, "%u of %u fix%s applied%s%s%s%s", made, all,
 	    all == 1 ? "" : "es", names ? " (" : "", names ? names : "",
-	    names ? ")" : "");
+	    names ? ")" : "", unverified ? pd_arena_printf(a, ", %u gone but "
+	    "not verified (AFTER cannot show them)", unverified) : "");
 }
 
 static const char *

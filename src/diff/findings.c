@@ -134,7 +134,7 @@ persisting_why(struct pd_arena *a, const struct pd_diff_host *dh,
 /* The rule was not evaluated on h: what it lacked; NULL when it ran. */
 static const char *
 not_evaluated(struct pd_arena *a, const struct pd_report *r,
-    const struct pd_host *h, const struct pd_rule *rule)
+    const struct pd_host *h, const struct pd_rule *rule, const char *side)
 {
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
 	    n = n->next) {
@@ -145,13 +145,53 @@ not_evaluated(struct pd_arena *a, const struct pd_report *r,
 		for (unsigned i = 0; i < n->n_needs; i++)
 			s = pd_arena_printf(a, "%s%s%s", s, i ? "; " : "",
 			    n->needs[i]);
-		return s;
+		return pd_arena_printf(a, "%s could not evaluate the rule (it "
+		    "needs: %s)", side, s);
 	}
 	for (const struct pd_not_evaluated *n = r->not_applicable; n;
 	    n = n->next)
 		if (n->host == h && n->rule == rule)
-			return n->inapplicable;
+			return pd_arena_printf(a, "the rule does not apply to %s's "
+			    "host: %s", side, n->inapplicable);
 	return NULL;
+}
+
+/* The devices and interfaces a finding's subject names ("0000:01:00.0,
+ * 0000:01:00.1", "nic5 (0002:01:00.0)", "tap100i0 -> enp3s0") that
+ * BEFORE's host has and AFTER's lacks; NULL when AFTER has them all or
+ * the subject names none.  A finding about hardware that is gone was
+ * not fixed: it cannot be seen. */
+static const char *
+subject_gone(struct pd_arena *a, const struct pd_diff_host *dh,
+    const struct pd_finding *f)
+{
+	const char *gone = NULL;
+	unsigned named = 0;
+
+	for (const char *p = f->subject ? f->subject : ""; *p;) {
+		size_t n = strcspn(p, " ,()");
+		char tok[64];
+		unsigned d, b, v, fn;
+
+		if (n && n < sizeof(tok)) {
+			memcpy(tok, p, n);
+			tok[n] = '\0';
+			bool bdf = pd_bdf_parse(tok, &d, &b, &v, &fn) == n &&
+			    pd_host_find_pcidev(dh->before, tok);
+			bool nd = !bdf && pd_host_find_netdev(dh->before, tok);
+			bool there = bdf ? pd_host_find_pcidev(dh->after, tok) !=
+			    NULL : nd ? pd_host_find_netdev(dh->after, tok) != NULL :
+			    true;
+
+			named += bdf || nd;
+			if (!there)
+				gone = pd_arena_printf(a, "%s%s%s", gone ? gone : "",
+				    gone ? ", " : "", tok);
+		}
+		p += n ? n : 1;
+	}
+	return named && gone ? pd_arena_printf(a, "%s not in AFTER", gone) :
+	    NULL;
 }
 
 static struct pd_diff_finding *
@@ -243,8 +283,11 @@ pd_diff_findings(struct pd_diff_host *dh, const struct pd_report *rb,
 		if (partner[i] < 0) {
 			df = entry(a, PD_DIFF_RESOLVED, fb[i], NULL);
 			df->why = related(a, dh, fb[i]);
-			df->unverified = dh->after ? not_evaluated(a, ra,
-			    dh->after, fb[i]->rule) : "the host is not in AFTER";
+			df->unverified = !dh->after ? "the host is not in AFTER" :
+			    not_evaluated(a, ra, dh->after, fb[i]->rule,
+			    "AFTER");
+			if (!df->unverified && dh->after)
+				df->unverified = subject_gone(a, dh, fb[i]);
 			dh->n_resolved++;
 		} else {
 			df = entry(a, PD_DIFF_PERSISTING, fb[i], fa[partner[i]]);
@@ -262,7 +305,7 @@ pd_diff_findings(struct pd_diff_host *dh, const struct pd_report *rb,
 
 		df->why = related(a, dh, fa[j]);
 		df->unverified = dh->before ? not_evaluated(a, rb, dh->before,
-		    fa[j]->rule) : "the host is not in BEFORE";
+		    fa[j]->rule, "BEFORE") : "the host is not in BEFORE";
 		dh->n_new++;
 		*tails[PD_DIFF_NEW] = df;
 		tails[PD_DIFF_NEW] = &df->next;

@@ -64,8 +64,7 @@ finding(FILE *out, struct pd_arena *a, const struct pd_diff_finding *df)
 		fprintf(out, "  - Gain %s: %s\n", df->before ? "BEFORE predicted" :
 		    "expected", gain(a, f));
 	if (df->unverified)
-		fprintf(out, "  - Not verified: %s could not evaluate the rule: "
-		    "%s\n", df->before ? "AFTER" : "BEFORE", M(df->unverified));
+		fprintf(out, "  - Not verified: %s\n", M(df->unverified));
 	if (df->why)
 		fprintf(out, "  - %s: %s\n", df->state == PD_DIFF_PERSISTING ?
 		    "Why it persists" : "What changed", M(df->why));
@@ -107,8 +106,10 @@ throughput(FILE *out, struct pd_arena *a, const struct pd_diff_host *dh)
 			fprintf(out, "\nNote: %s.\n", M(dh->tp_why));
 	}
 	if (!dh->pred_known) {
-		fprintf(out, "\nNo fix on BEFORE's ladder was made%s.\n",
-		    dh->n_ladder_fixes ? "" : " (its ladder had no fix)");
+		fprintf(out, "\n%s.\n", !dh->ladder_before ? "BEFORE has no "
+		    "ladder for this host, so nothing was predicted" :
+		    dh->n_ladder_fixes ? "No fix on BEFORE's ladder was made" :
+		    "BEFORE's ladder had no fix to make");
 		return;
 	}
 	fprintf(out, "\nBEFORE's ladder predicted %s (expected %s) after "
