@@ -64,6 +64,10 @@ struct pd_report {
 	 * no member was identified; NULL otherwise */
 	const char *nothing_read;
 	bool color;			/* renderers with .colour only */
+	bool brief;			/* --brief: the verdict, the summary
+					 * table and the ladder only */
+	unsigned n_hidden;		/* findings below --min-level, left
+					 * out of every output */
 };
 
 /* Runs the rules and fills r with what every renderer shows. */

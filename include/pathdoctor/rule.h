@@ -21,6 +21,8 @@ struct pd_rule {
 	unsigned needs;		/* enum pd_have bits */
 	bool physical;		/* about hardware of the host's own: not
 				 * applicable to a virtual machine */
+	const char *const *links;	/* documentation it rests on: URLs,
+					 * NULL-ended; NULL: none */
 	const char *sysctls;	/* the sysctls it reads, fnmatch patterns
 				 * separated by spaces (pathdoctor diff
 				 * lists their changes); NULL: none */
