@@ -265,12 +265,10 @@ void
 pd_diff_findings(struct pd_diff_host *dh, const struct pd_diff_index *rb,
     const struct pd_diff_index *ra, struct pd_arena *a)
 {
-	const struct pd_finding **fb = pd_arena_alloc(a, FINDINGS_COMPARED *
-	    sizeof(*fb));
-	const struct pd_finding **fa = pd_arena_alloc(a, FINDINGS_COMPARED *
-	    sizeof(*fa));
-	int *partner = pd_arena_alloc(a, FINDINGS_COMPARED * sizeof(*partner));
-	bool *taken = pd_arena_alloc(a, FINDINGS_COMPARED);
+	/* on the stack: a fleet's thousands of host pairs keep nothing */
+	const struct pd_finding *fb[FINDINGS_COMPARED], *fa[FINDINGS_COMPARED];
+	int partner[FINDINGS_COMPARED];
+	bool taken[FINDINGS_COMPARED] = { 0 };
 	bool more = false;
 	unsigned nb = of_host(rb, dh->before, fb, FINDINGS_COMPARED, &more);
 	unsigned na = of_host(ra, dh->after, fa, FINDINGS_COMPARED, &more);
