@@ -173,6 +173,14 @@ if command -v python3 >/dev/null 2>&1; then
 		ran "cli hostile-$f" $? "$tmp/err" &&
 		    python3 tests/hostile.py check "$f" "$tmp/h.$f"
 	done
+	# pathdoctor diff prints what changed: the hostile release and
+	# command line reach it as text too
+	for f in md term json; do
+		"$bin" diff -f "$f" samples/gx10-before.tgz "$tmp/hostile.tar" \
+		    >"$tmp/d.$f" 2>"$tmp/err"
+		ran "cli hostile-diff-$f" $? "$tmp/err" &&
+		    python3 tests/hostile.py check "diff-$f" "$tmp/d.$f"
+	done
 else
 	echo "not ok cli hostile # SKIP python3 not installed"
 fi
