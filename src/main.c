@@ -194,6 +194,11 @@ explain(const char *id)
 	printf("%s: %s\n\n%s\n\nNeeds: ", r->id, r->title, r->doc);
 	print_needs(r->needs);
 	printf("\n");
+	if (r->links && *r->links) {
+		printf("\nDocumentation:\n");
+		for (const char *const *l = r->links; *l; l++)
+			printf("  %s\n", *l);
+	}
 	return EXIT_CLEAN;
 }
 

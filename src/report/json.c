@@ -34,6 +34,17 @@ pd_json_evidence(const struct pd_evidence *ev)
 	return o;
 }
 
+/* The rule's documentation: its URLs, [] when it names none. */
+static json_t *
+links_json(const struct pd_rule *r)
+{
+	json_t *a = json_array();
+
+	for (const char *const *l = r->links; l && *l; l++)
+		json_array_append_new(a, pd_json_str(*l));
+	return a;
+}
+
 json_t *
 pd_json_finding(const struct pd_finding *f, struct pd_arena *a)
 {
@@ -68,6 +79,7 @@ pd_json_finding(const struct pd_finding *f, struct pd_arena *a)
 	for (unsigned i = 0; i < f->n_ev; i++)
 		json_array_append_new(ev, pd_json_evidence(&f->ev[i]));
 	json_object_set_new(o, "evidence", ev);
+	json_object_set_new(o, "links", links_json(f->rule));
 	return o;
 }
 

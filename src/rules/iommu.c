@@ -312,6 +312,12 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 	}
 }
 
+/* The documentation each rule rests on (struct pd_rule .links). */
+static const char *const strict_links[] = {
+	"https://docs.kernel.org/admin-guide/kernel-parameters.html",	/* iommu.strict, iommu.passthrough */
+	NULL,
+};
+
 static const struct pd_rule rules[] = {
 	{
 		.id = "iommu.strict-invalidation",
@@ -327,6 +333,7 @@ static const struct pd_rule rules[] = {
 		    "Risk: lazy invalidation lets a device reach freed memory "
 		    "briefly; keep strict for untrusted devices.  "
 		    "iommu.passthrough=1 measured no faster than lazy.",
+		.links = strict_links,
 		.needs = PD_HAVE_PROFILE,
 		.check = check_strict,
 	},

@@ -499,6 +499,24 @@ check_pause(const struct pd_rule *self, const struct pd_host *h,
 	}
 }
 
+/* The documentation each rule rests on (struct pd_rule .links). */
+static const char *const idle_links[] = {
+	"https://docs.kernel.org/networking/ip-sysctl.html",	/* arp_ignore, arp_announce */
+	"https://docs.kernel.org/networking/device_drivers/ethernet/mellanox/mlx5/counters.html",	/* rx_bytes, rx_bytes_phy */
+	NULL,
+};
+static const char *const lro_links[] = {
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",	/* -k, -K lro */
+	"https://docs.kernel.org/networking/device_drivers/ethernet/mellanox/mlx5/index.html",
+	"https://docs.kernel.org/networking/ip-sysctl.html",	/* ip_forward */
+	NULL,
+};
+static const char *const pause_links[] = {
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",	/* -a, -A */
+	"https://docs.kernel.org/networking/statistics.html",
+	NULL,
+};
+
 static const struct pd_rule rules[] = {
 	{
 		.id = "nic.idle-pf",
@@ -521,6 +539,7 @@ static const struct pd_rule rules[] = {
 		.physical = true,
 		.sysctls = "net.ipv4.conf.*.arp_ignore "
 		    "net.ipv4.conf.*.arp_announce",
+		.links = idle_links,
 		.needs = PD_HAVE_NIC_STATS | PD_HAVE_NETDEV_PCI,
 		.check = check_idle_pf,
 	},
@@ -538,6 +557,7 @@ static const struct pd_rule rules[] = {
 		    "70 with rates, 45 with totals, 30 when blocked.",
 		.physical = true,
 		.sysctls = "net.ipv4.ip_forward",
+		.links = lro_links,
 		.needs = PD_HAVE_NIC_FEATURES | PD_HAVE_NIC_STATS,
 		.check = check_lro,
 	},
@@ -557,6 +577,7 @@ static const struct pd_rule rules[] = {
 		    "with drops and retransmissions, 55 with retransmissions, "
 		    "50 with drop rates, 40 with since-boot drops.",
 		.physical = true,
+		.links = pause_links,
 		.needs = PD_HAVE_PAUSE,
 		.check = check_pause,
 	},
