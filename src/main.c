@@ -26,7 +26,7 @@ enum opt_id {
 	OPT_LIST_FORMATS = 256, OPT_LIST_RULES, OPT_EXPLAIN, OPT_ONLY,
 	OPT_SKIP, OPT_DUMP_MODEL, OPT_FAIL_ON, OPT_VERSION, OPT_MAX_MEMBERS,
 	OPT_MAX_TOTAL, OPT_MAX_RATIO, OPT_MAX_SPOOL, OPT_MAX_DEPTH,
-	OPT_MAX_LINE, OPT_ONE_THREAD, OPT_FAIL_ON_REGRESSION,
+	OPT_MAX_LINE, OPT_ONE_THREAD, OPT_FAIL_ON_REGRESSION, OPT_MIN_LEVEL,
 };
 
 static const struct opt {
@@ -48,6 +48,8 @@ static const struct opt {
 	    "and stop" },
 	{ "fail-on", OPT_FAIL_ON, "LEVEL", "exit 1 when a finding is at or "
 	    "above LEVEL: info, low, medium, high (default off)" },
+	{ "min-level", OPT_MIN_LEVEL, "LEVEL", "leave findings below LEVEL out "
+	    "of the report (and of --fail-on)" },
 	{ "max-members", OPT_MAX_MEMBERS, "N", "members to read at most "
 	    "(100000)" },
 	{ "max-total", OPT_MAX_TOTAL, "SIZE", "decompressed bytes to read at "
@@ -70,6 +72,7 @@ static const struct opt {
 struct config {
 	const char *format, *output, *only, *skip;
 	enum pd_level fail_on;
+	int min_level;		/* enum pd_level; -1: show every finding */
 	bool dump_model;
 	bool diff, fail_on_regression;	/* pathdoctor diff BEFORE AFTER */
 	struct pd_limits lim;
@@ -262,6 +265,18 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 				return -1;
 			}
 			break;
+		case OPT_MIN_LEVEL: {
+			enum pd_level l;
+
+			if (pd_level_parse(optarg, &l) != 0 ||
+			    l == PD_LEVEL_OFF) {
+				fprintf(stderr, "pathdoctor: --min-level: '%s' "
+				    "is not info, low, medium or high\n", optarg);
+				return -1;
+			}
+			cfg->min_level = (int)l;
+			break;
+		}
 		case OPT_MAX_MEMBERS: lim = &cfg->lim.max_members; break;
 		case OPT_MAX_TOTAL: lim = &cfg->lim.max_total; size = true;
 			break;
@@ -311,6 +326,12 @@ check_args(int argc, const struct config *cfg)
 	if (cfg->diff && cfg->dump_model) {
 		fprintf(stderr, "pathdoctor: diff: --dump-model reads one "
 		    "bundle\n");
+		return -1;
+	}
+	if (cfg->diff && cfg->min_level >= 0) {
+		fprintf(stderr, "pathdoctor: diff: --min-level reads one "
+		    "bundle (a finding hidden on one side would read as "
+		    "resolved or new)\n");
 		return -1;
 	}
 	if (!cfg->diff && cfg->fail_on_regression) {
@@ -371,7 +392,8 @@ report(const struct config *cfg, const char *bundle, struct loaded *l)
 {
 	const struct pd_rule_filter filter = { rule_filter, cfg };
 
-	pd_report_build(&l->r, bundle, l->m, &l->cov, &l->fs, &filter);
+	pd_report_build_min(&l->r, bundle, l->m, &l->cov, &l->fs, &filter,
+	    cfg->min_level);
 }
 
 static void
@@ -497,7 +519,7 @@ out:
 int
 main(int argc, char **argv)
 {
-	struct config cfg = { .fail_on = PD_LEVEL_OFF };
+	struct config cfg = { .fail_on = PD_LEVEL_OFF, .min_level = -1 };
 	int done;
 
 	pd_limits_default(&cfg.lim);

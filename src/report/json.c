@@ -590,6 +590,21 @@ dump_escaping_del(const char *buf, size_t n, void *ctx)
 	return ferror(out) ? -1 : 0;
 }
 
+/* --min-level: the level and how many findings it left out; null
+ * without the option. */
+static json_t *
+hidden_json(const struct pd_report *r)
+{
+	json_t *o;
+
+	if (!r->min_level)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "level", pd_json_str(r->min_level));
+	json_object_set_new(o, "count", json_integer(r->n_hidden));
+	return o;
+}
+
 static int
 render_json(const struct pd_report *r, FILE *out)
 {
@@ -606,6 +621,7 @@ render_json(const struct pd_report *r, FILE *out)
 		json_array_append_new(fs, pd_json_finding(r->findings->v[i],
 		    pd_model_arena(r->model)));
 	json_object_set_new(root, "findings", fs);
+	json_object_set_new(root, "hidden_below_level", hidden_json(r));
 	json_object_set_new(root, "ladders", pd_ladders_json(r->ladders));
 	json_object_set_new(root, "ladders_missing",
 	    pd_ladder_gaps_json(r->ladder_gaps));
