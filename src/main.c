@@ -152,12 +152,45 @@ check_rule_list(const char *list, const char *opt)
 	return 0;
 }
 
+#define LIST_WIDTH 80	/* --list-formats stays readable in 80 columns */
+
+/* Prints text word-wrapped in LIST_WIDTH columns, each line indented to
+ * column indent; a word longer than a line gets one of its own. */
+static void
+print_wrapped(const char *text, int indent)
+{
+	int col = indent;
+
+	printf("%*s", indent, "");
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, " ");
+
+		if (col > indent && col + 1 + (int)n > LIST_WIDTH) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		}
+		printf("%s%.*s", col > indent ? " " : "", (int)n, p);
+		col += (col > indent) + (int)n;
+		p += n;
+		p += strspn(p, " ");
+	}
+	printf("\n");
+}
+
+/* Each format's name and command on one line, what it gives below,
+ * indented past the widest name. */
 static void
 list_formats(void)
 {
+	int w = 0;
+
 	for (const struct pd_format *const *f = pd_formats; *f; f++)
-		printf("%-10s %-44s %s\n", (*f)->name, (*f)->command,
-		    (*f)->summary);
+		if ((int)strlen((*f)->name) > w)
+			w = (int)strlen((*f)->name);
+	for (const struct pd_format *const *f = pd_formats; *f; f++) {
+		printf("%-*s  %s\n", w, (*f)->name, (*f)->command);
+		print_wrapped((*f)->summary, w + 2);
+	}
 }
 
 static void
