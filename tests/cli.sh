@@ -82,6 +82,12 @@ expect 0 no-min-level-json -f json "$s"
 grep_out no-min-level-json-null '"hidden_below_level": null' out
 expect 2 bad-min-level --min-level off "$s"
 expect 2 diff-min-level diff --min-level high "$s" samples/gx10-after.tgz
+# a profile without per-CPU core types: "all CPUs" takes a plural verb
+mkdir "$tmp/nocpu"
+tar -xzf samples/gx10-kernel-before.tgz -C "$tmp/nocpu"
+find "$tmp/nocpu" \( -name '*cpuinfo*' -o -name '*lscpu*' \) -exec rm -f {} +
+expect 0 all-cpus -f md "$tmp/nocpu"
+grep_out all-cpus-spend "all CPUs spend [0-9.]* % of their busy samples" out
 expect 0 skip-group --skip pcie,nic,iommu,workload "$s"
 grep_out skip-group-none "No findings" out
 expect 0 only-rule --only pcie.mps-below-capability -f json "$s"
