@@ -324,7 +324,8 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 
 /* The documentation each rule rests on (struct pd_rule .links). */
 static const char *const strict_links[] = {
-	"https://docs.kernel.org/admin-guide/kernel-parameters.html",	/* iommu.strict, iommu.passthrough */
+	/* iommu.strict, iommu.passthrough */
+	"https://docs.kernel.org/admin-guide/kernel-parameters.html",
 	NULL,
 };
 

@@ -501,18 +501,23 @@ check_pause(const struct pd_rule *self, const struct pd_host *h,
 
 /* The documentation each rule rests on (struct pd_rule .links). */
 static const char *const idle_links[] = {
-	"https://docs.kernel.org/networking/ip-sysctl.html",	/* arp_ignore, arp_announce */
-	"https://docs.kernel.org/networking/device_drivers/ethernet/mellanox/mlx5/counters.html",	/* rx_bytes, rx_bytes_phy */
+	/* arp_ignore, arp_announce */
+	"https://docs.kernel.org/networking/ip-sysctl.html",
+	/* rx_bytes, rx_bytes_phy */
+	"https://docs.kernel.org/networking/device_drivers/ethernet/mellanox/mlx5/counters.html",
 	NULL,
 };
 static const char *const lro_links[] = {
-	"https://man7.org/linux/man-pages/man8/ethtool.8.html",	/* -k, -K lro */
+	/* -k, -K lro */
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
 	"https://docs.kernel.org/networking/device_drivers/ethernet/mellanox/mlx5/index.html",
-	"https://docs.kernel.org/networking/ip-sysctl.html",	/* ip_forward */
+	/* ip_forward */
+	"https://docs.kernel.org/networking/ip-sysctl.html",
 	NULL,
 };
 static const char *const pause_links[] = {
-	"https://man7.org/linux/man-pages/man8/ethtool.8.html",	/* -a, -A */
+	/* -a, -A */
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
 	"https://docs.kernel.org/networking/statistics.html",
 	NULL,
 };

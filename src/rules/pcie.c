@@ -521,12 +521,15 @@ check_link(const struct pd_rule *self, const struct pd_host *h,
 
 /* The documentation each rule rests on (struct pd_rule .links). */
 static const char *const mps_links[] = {
-	"https://docs.kernel.org/admin-guide/kernel-parameters.html",	/* pci=pcie_bus_perf */
-	"https://man7.org/linux/man-pages/man8/lspci.8.html",	/* DevCap, DevCtl */
+	/* pci=pcie_bus_perf */
+	"https://docs.kernel.org/admin-guide/kernel-parameters.html",
+	/* DevCap, DevCtl */
+	"https://man7.org/linux/man-pages/man8/lspci.8.html",
 	NULL,
 };
 static const char *const link_links[] = {
-	"https://man7.org/linux/man-pages/man8/lspci.8.html",	/* LnkCap, LnkSta */
+	/* LnkCap, LnkSta */
+	"https://man7.org/linux/man-pages/man8/lspci.8.html",
 	NULL,
 };
 

@@ -298,7 +298,8 @@ check_gso(const struct pd_rule *self, const struct pd_host *h,
 /* The documentation each rule rests on (struct pd_rule .links). */
 static const char *const gso_links[] = {
 	"https://docs.kernel.org/networking/segmentation-offloads.html",
-	"https://man7.org/linux/man-pages/man8/ip-link.8.html",	/* gso_max_size */
+	/* gso_max_size */
+	"https://man7.org/linux/man-pages/man8/ip-link.8.html",
 	NULL,
 };
 

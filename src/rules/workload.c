@@ -637,16 +637,19 @@ check_pool(const struct pd_rule *self, const struct pd_host *h,
 
 /* The documentation each rule rests on (struct pd_rule .links). */
 static const char *const in_flight_links[] = {
-	"https://fio.readthedocs.io/en/latest/fio_doc.html",	/* iodepth, numjobs */
-	"https://spdk.io/doc/nvme.html",	/* spdk_nvme_perf */
+	/* iodepth, numjobs */
+	"https://fio.readthedocs.io/en/latest/fio_doc.html",
+	/* spdk_nvme_perf: "Running Benchmarks with Perf Tool" */
+	"https://spdk.io/doc/nvme.html#nvme_perf",
 	NULL,
 };
 static const char *const shared_links[] = {
-	"https://fio.readthedocs.io/en/latest/fio_doc.html",	/* filename, file_service_type */
+	/* filename, file_service_type */
+	"https://fio.readthedocs.io/en/latest/fio_doc.html",
 	NULL,
 };
 static const char *const pool_links[] = {
-	"https://spdk.io/doc/nvme.html",
+	"https://spdk.io/doc/nvme.html#nvme_perf",
 	NULL,
 };
 
