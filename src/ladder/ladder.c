@@ -60,21 +60,23 @@ lever_text(const struct path *p, const struct pd_lever *lv,
 	switch (lv->kind) {
 	case PD_LEVER_IOMMU_LAZY:
 		if (p->binds == BIND_CPU)
-			return pd_arena_printf(a, "lazy invalidation frees the "
-			    "%s cores' %.0f %% of busy time: at least the Amdahl "
+			return pd_arena_printf(a, "lazy invalidation frees "
+			    "%s' %.0f %% of busy time: at least the Amdahl "
 			    "bound 1/(1-f) = %.2fx (the low end); measured on "
 			    "GB10 (f = 0.57: 3.9x against a 2.3x bound, the "
 			    "invalidation queue's lock serialising the other "
 			    "cores) the reads then rose until the hardware bound "
-			    "them, so the expected and high ends are %s", lv->cores,
+			    "them, so the expected and high ends are %s",
+			    pd_cores_phrase(a, lv->cores, true),
 			    100 * lv->f_self, pd_amdahl(lv->f_self),
 			    lv->f_self >= 0.3 ? "what binds next" :
 			    "the Amdahl bound with what runs below it");
 		return pd_arena_printf(a, "lazy invalidation returns what "
 		    "strict-mode translation costs the links (the "
 		    "iommu-translation stage)%s", lv->f_self > 0 ?
-		    pd_arena_printf(a, " and %.0f %% of the %s cores' busy "
-		    "time", 100 * lv->f_self, lv->cores) : "");
+		    pd_arena_printf(a, " and %.0f %% of %s' busy "
+		    "time", 100 * lv->f_self, pd_cores_phrase(a, lv->cores,
+		    true)) : "");
 	case PD_LEVER_MPS:
 		return pd_arena_printf(a, "MaxPayload %d raises each link's TLP "
 		    "payload efficiency to %.1f %%%s", lv->mps_to,
@@ -177,7 +179,7 @@ pd_ladder_climb(const struct path *p, struct pd_ladder *l)
 			.lo = lo * 1e9, .expected = e * 1e9, .hi = hi * 1e9,
 			.bottleneck_after = o.binds };
 		s->basis = pd_arena_printf(p->a, "%s; from %s to %s .. %s, "
-		    "expected %s (%s), as %s binds next%s",
+		    "expected %s (%s); what binds next: %s%s",
 		    lever_text(p, p->fix[i].lv, &o), rate(p->a, prev),
 		    rate(p->a, lo), rate(p->a, hi), rate(p->a, e),
 		    e > prev + GAIN_EPS ? pd_arena_printf(p->a, "%+.1f %%",

@@ -114,7 +114,7 @@ pd_path_stages(const struct path *p, struct pd_ladder *l)
 		spread(p, l, hw);
 	}
 	if (p->binds == BIND_CPU)
-		add(l, "cpu", pd_arena_printf(p->a, "%s cores", p->iommu->cores),
+		add(l, "cpu", pd_cores_phrase(p->a, p->iommu->cores, false),
 		    p->observed, true, p->binds_how);
 	if (p->binds == BIND_SWGSO)
 		add(l, "virtual-path", "guest -> tap -> bridge -> physical NIC",
