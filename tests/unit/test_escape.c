@@ -8,6 +8,7 @@
 #include "pathdoctor/arena.h"
 #include "pathdoctor/report.h"
 #include "report/escape.h"
+#include "report/md_wrap.h"
 
 struct esc_case {
 	const char *in, *want;
@@ -105,6 +106,58 @@ test_md_fenced(void **state)
 
 	(void)state;
 	each(pd_md_fenced, c, sizeof(c) / sizeof(c[0]));
+}
+
+/* pd_md_wrap_sh at width 40, so that the cases stay short. */
+static const char *
+wrap40(struct pd_arena *a, const char *s)
+{
+	return pd_md_wrap_sh(a, s, 40);
+}
+
+static void
+test_md_wrap_sh(void **state)
+{
+	static const struct esc_case c[] = {
+		{ "sudo ethtool -K nic2 lro on", "sudo ethtool -K nic2 lro on" },
+		/* cut at spaces, room kept for " \\" */
+		{ "sudo ip link set dev ens18 gso_max_size 63000",
+		    "sudo ip link set dev ens18 \\\n    gso_max_size 63000" },
+		/* never inside quotes, single or double */
+		{ "printf 'a = 1\\nb = 2 and more text' | sudo tee /x",
+		    "printf 'a = 1\\nb = 2 and more text' | \\\n    sudo tee /x" },
+		{ "watch -n1 \"ethtool -S nic5 | grep -w rx_bytes\"",
+		    "watch -n1 \\\n    \"ethtool -S nic5 | grep -w rx_bytes\"" },
+		/* a trailing comment stays one piece; blanks before a cut go */
+		{ "sudo grubby --args=x      # Fedora, RHEL and more",
+		    "sudo grubby --args=x \\\n    # Fedora, RHEL and more" },
+		/* a comment goes on as a comment: no backslash */
+		{ "# persist: nmcli connection modify CONNECTION x",
+		    "# persist: nmcli connection modify\n#   CONNECTION x" },
+		/* what cannot be cut stays long */
+		{ "0123456789012345678901234567890123456789xx",
+		    "0123456789012345678901234567890123456789xx" },
+		{ "  echo 'one quoted string longer than forty bytes'",
+		    "  echo \\\n      'one quoted string longer than forty bytes'" },
+	};
+
+	(void)state;
+	each(wrap40, c, sizeof(c) / sizeof(c[0]));
+}
+
+static void
+test_md_first_command(void **state)
+{
+	const char *fix[] = { "# a comment", "  ", "sudo  reboot   # now  ",
+		"echo 'a  b'" };
+	struct pd_arena *a = pd_arena_new();
+
+	(void)state;
+	assert_string_equal(pd_md_first_command(a, fix, 4),
+	    "sudo reboot # now  ");
+	assert_string_equal(pd_md_first_command(a, fix + 3, 1), "echo 'a  b'");
+	assert_null(pd_md_first_command(a, fix, 2));
+	pd_arena_free(a);
 }
 
 static void
@@ -218,6 +271,8 @@ test_group_escape(void)
 		cmocka_unit_test(test_md_text),
 		cmocka_unit_test(test_md_code),
 		cmocka_unit_test(test_md_fenced),
+		cmocka_unit_test(test_md_wrap_sh),
+		cmocka_unit_test(test_md_first_command),
 		cmocka_unit_test(test_json_str),
 		cmocka_unit_test(test_hostile_names_json),
 	};
