@@ -59,7 +59,7 @@ test_md_text(void **state)
 		    "\\<img src=x onerror=alert(1)>" },
 		{ "</b><!-- x", "\\</b>\\<!-- x" },
 		{ "tap -> br <-> eth", "tap -> br <-> eth" },
-		{ "[x](http://evil.example)", "\\[x\\](http://evil.example)" },
+		{ "[x](http://evil.example)", "\\[x\\](http\\://evil.example)" },
 		{ "![i](x)", "!\\[i\\](x)" },
 		{ "arm_smmu_cmdq __do_softirq _x_", "arm_smmu_cmdq \\_\\_do_softirq "
 		    "\\_x\\_" },
@@ -70,6 +70,15 @@ test_md_text(void **state)
 		{ "> quote, a > b", "\\> quote, a > b" },
 		{ "esc \x1b[2J", "esc \\x1b\\[2J" },
 		{ "bad \xff_", "bad \\xff\\_" },
+		/* nothing a renderer would link by itself */
+		{ "nic2@1764000000.txt", "nic2\\@1764000000.txt" },
+		{ "see https://x.example/a and ftp://y", "see https\\://x.example/a "
+		    "and ftp\\://y" },
+		{ "mailto:a@b.example", "mailto\\:a\\@b.example" },
+		{ "www.x.example (www.y) WWW.z", "www\\.x.example (www\\.y) "
+		    "WWW\\.z" },
+		{ "awww.x 0000:01:00.0 a:b http:x", "awww.x 0000:01:00.0 a:b "
+		    "http:x" },
 	};
 
 	(void)state;
