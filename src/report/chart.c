@@ -31,6 +31,20 @@ bar(char *buf, size_t cap, uint64_t count, uint64_t max)
 	(void)cap;
 }
 
+static uint64_t
+max_of(const struct pd_size_count *v, unsigned n, const uint32_t *rows,
+    unsigned nr)
+{
+	uint64_t m = 0;
+
+	for (unsigned i = 0; i < nr; i++) {
+		uint64_t c = count_of(v, n, rows[i]);
+
+		m = c > m ? c : m;
+	}
+	return m;
+}
+
 const char *
 pd_chart_sizes(struct pd_arena *a, const char *ta,
     const struct pd_size_count *va, unsigned na, const char *tb,
@@ -38,7 +52,6 @@ pd_chart_sizes(struct pd_arena *a, const char *ta,
 {
 	uint32_t sizes[MAX_ROWS];
 	unsigned n = 0;
-	uint64_t max = 0;
 	char out[4096], ba[BAR + 1], bb[BAR + 1];
 	size_t len = 0;
 
@@ -55,13 +68,13 @@ pd_chart_sizes(struct pd_arena *a, const char *ta,
 		if (!seen && n < rows)
 			sizes[n++] = vb[i].bytes;
 	}
-	for (unsigned i = 0; i < n; i++) {
-		uint64_t x = count_of(va, na, sizes[i]);
-		uint64_t y = vb ? count_of(vb, nb, sizes[i]) : 0;
+	uint64_t max = max_of(va, na, sizes, n);
+	uint64_t max_b = vb ? max_of(vb, nb, sizes, n) : 0;
 
-		max = x > max ? x : max;
-		max = y > max ? y : max;
-	}
+	if (vb)
+		len += (size_t)snprintf(out, sizeof(out), "%10s  each column's "
+		    "bars on its own scale: the longest is its largest count\n",
+		    "");
 	len += (size_t)snprintf(out + len, sizeof(out) - len, "%10s  %-*s %8s",
 	    "payload", BAR, ta, "count");
 	if (vb)
@@ -76,7 +89,7 @@ pd_chart_sizes(struct pd_arena *a, const char *ta,
 		if (vb) {
 			uint64_t y = count_of(vb, nb, sizes[i]);
 
-			bar(bb, sizeof(bb), y, max);
+			bar(bb, sizeof(bb), y, max_b);
 			len += (size_t)snprintf(out + len, sizeof(out) - len,
 			    "  %s %8llu", bb, (unsigned long long)y);
 		}
@@ -100,20 +113,6 @@ row_has(const uint32_t *rows, unsigned n, uint32_t bytes)
 		if (rows[k] == bytes)
 			return true;
 	return false;
-}
-
-static uint64_t
-max_of(const struct pd_size_count *v, unsigned n, const uint32_t *rows,
-    unsigned nr)
-{
-	uint64_t m = 0;
-
-	for (unsigned i = 0; i < nr; i++) {
-		uint64_t c = count_of(v, n, rows[i]);
-
-		m = c > m ? c : m;
-	}
-	return m;
 }
 
 static int
