@@ -3,10 +3,13 @@
  * that the text cannot close, JSON that keeps every key. */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "helpers.h"
 #include "pathdoctor/arena.h"
+#include "pathdoctor/finding.h"
 #include "pathdoctor/report.h"
+#include "pathdoctor/rule.h"
 #include "report/escape.h"
 #include "report/md_wrap.h"
 
@@ -272,6 +275,75 @@ test_hostile_names_json(void **state)
 	free(tar);
 }
 
+/* The Markdown report of samples/gx10-before.tgz, r adjusted by fn
+ * before it is drawn; free() it. */
+static char *
+md_of(void (*fn)(struct pd_report *r, struct pd_findings *fs))
+{
+	struct parsed p;
+	struct pd_report r;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *out;
+
+	parsed_read(&p, "samples/gx10-before.tgz");
+	assert_int_equal(p.rc, 0);
+	pd_report_build(&r, "/some/where/gx10-before.tgz", p.m, &p.cov, &p.fs,
+	    NULL);
+	fn(&r, &p.fs);
+	out = open_memstream(&buf, &n);
+	assert_int_equal(pd_renderer_find("md")->render(&r, out), 0);
+	fclose(out);
+	parsed_free(&p);
+	return buf;
+}
+
+static struct pd_rule linked;
+
+/* The first finding's rule with two links; two findings hidden. */
+static void
+with_links(struct pd_report *r, struct pd_findings *fs)
+{
+	static const char *const links[] = { "https://docs.example/a(b)",
+		"https://docs.example/c", NULL };
+
+	linked = *fs->v[0]->rule;
+	linked.links = links;
+	fs->v[0]->rule = &linked;
+	r->n_hidden = 2;
+}
+
+static void
+brief(struct pd_report *r, struct pd_findings *fs)
+{
+	(void)fs;
+	r->brief = true;
+}
+
+/* The report of a sample: the base name in the title, the docs links,
+ * the hidden findings counted; --brief stops after the ladder. */
+static void
+test_md_report(void **state)
+{
+	char *md = md_of(with_links);
+
+	(void)state;
+	assert_non_null(strstr(md, "# pathdoctor report: gx10-before.tgz\n"));
+	assert_non_null(strstr(md, "\n**Docs:** [https\\://docs.example/a(b)]"
+	    "(https://docs.example/a%28b%29), [https\\://docs.example/c]"
+	    "(https://docs.example/c)\n"));
+	assert_non_null(strstr(md, "\n2 findings below the level asked for "
+	    "(--min-level) are not shown.\n"));
+	assert_non_null(strstr(md, ", shown in finding 1\n"));
+	free(md);
+	md = md_of(brief);
+	assert_non_null(strstr(md, "| fix |"));
+	assert_non_null(strstr(md, "## Path ceiling: gx10, receive"));
+	assert_null(strstr(md, "## 1. "));
+	assert_null(strstr(md, "## Members"));
+	free(md);
+}
+
 int
 test_group_escape(void)
 {
@@ -282,6 +354,7 @@ test_group_escape(void)
 		cmocka_unit_test(test_md_fenced),
 		cmocka_unit_test(test_md_wrap_sh),
 		cmocka_unit_test(test_md_first_command),
+		cmocka_unit_test(test_md_report),
 		cmocka_unit_test(test_json_str),
 		cmocka_unit_test(test_hostile_names_json),
 	};
