@@ -44,7 +44,7 @@ expect 0 version --version
 grep_out version-text "pathdoctor 0" out
 expect 0 help --help
 for o in format output list-formats list-rules explain only skip \
-    dump-model fail-on max-members max-total max-ratio max-spool \
+    dump-model fail-on max-members max-total max-ratio max-spool brief \
     max-depth max-line one-thread version help; do
 	grep -q -- "--$o" "$tmp/out" || echo "not ok cli help-lists-$o"
 done
