@@ -38,7 +38,7 @@ static const struct opt {
 	{ "format", OPT_FORMAT, "md|json|term", "report format (default: term "
 	    "on a terminal, md otherwise)" },
 	{ "output", OPT_OUTPUT, "FILE", "write the report to FILE" },
-	{ "brief", OPT_BRIEF, NULL, "md: the verdict, summary and ladder only" },
+	{ "brief", OPT_BRIEF, NULL, "md: the summary and the ladder only" },
 	{ "list-formats", OPT_LIST_FORMATS, NULL, "list the input formats read" },
 	{ "list-rules", OPT_LIST_RULES, NULL, "list the rules" },
 	{ "explain", OPT_EXPLAIN, "RULE", "explain a rule and its numbers" },

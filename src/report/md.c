@@ -43,7 +43,7 @@ cell_code(struct pd_arena *a, const char *s)
 	return out;
 }
 
-/* "gx10-before.tgz" for "/tmp/x/samples/gx10-before.tgz" or "x/y/"; the
+/* "gx10-before.tgz" for "uploads/2025/gx10-before.tgz", "y" for "x/y/"; the
  * standard input as "stdin". */
 static const char *
 base_name(struct pd_arena *a, const char *path)
@@ -635,8 +635,8 @@ not_evaluated(FILE *out, const struct pd_report *r, struct pd_arena *a)
 			fprintf(out, "%s %s", k ? ";" : "", M(ne->needs[k]));
 		fprintf(out, "\n");
 		for (unsigned k = 0; k < ne->n_gaps; k++)
-			fprintf(out, "  - the collector could not gather %s: %s\n",
-			    pd_md_code(a, ne->gaps[k]->path),
+			fprintf(out, "  - the collector could not gather "
+			    "%s: %s\n", pd_md_code(a, ne->gaps[k]->path),
 			    M(ne->gaps[k]->reason));
 	}
 }
@@ -658,7 +658,8 @@ render_md(const struct pd_report *r, FILE *out)
 	if (r->n_hidden)
 		fprintf(out, "\n%u finding%s below the level asked for "
 		    "(--min-level) %s not shown.\n", r->n_hidden,
-		    r->n_hidden == 1 ? "" : "s", r->n_hidden == 1 ? "is" : "are");
+		    r->n_hidden == 1 ? "" : "s",
+		    r->n_hidden == 1 ? "is" : "are");
 	if (!r->nothing_read)
 		ladders(out, r);
 	if (r->brief)
