@@ -27,6 +27,7 @@ enum opt_id {
 	OPT_SKIP, OPT_DUMP_MODEL, OPT_FAIL_ON, OPT_VERSION, OPT_MAX_MEMBERS,
 	OPT_MAX_TOTAL, OPT_MAX_RATIO, OPT_MAX_SPOOL, OPT_MAX_DEPTH,
 	OPT_MAX_LINE, OPT_ONE_THREAD, OPT_FAIL_ON_REGRESSION, OPT_MIN_LEVEL,
+	OPT_BRIEF,
 };
 
 static const struct opt {
@@ -38,6 +39,7 @@ static const struct opt {
 	{ "format", OPT_FORMAT, "md|json|term", "report format (default: term "
 	    "on a terminal, md otherwise)" },
 	{ "output", OPT_OUTPUT, "FILE", "write the report to FILE" },
+	{ "brief", OPT_BRIEF, NULL, "md: the summary and the ladder only" },
 	{ "list-formats", OPT_LIST_FORMATS, NULL, "list the input formats read" },
 	{ "list-rules", OPT_LIST_RULES, NULL, "list the rules" },
 	{ "explain", OPT_EXPLAIN, "RULE", "explain a rule and its numbers" },
@@ -73,7 +75,7 @@ struct config {
 	const char *format, *output, *only, *skip;
 	enum pd_level fail_on;
 	int min_level;		/* enum pd_level; -1: show every finding */
-	bool dump_model;
+	bool dump_model, brief;
 	bool diff, fail_on_regression;	/* pathdoctor diff BEFORE AFTER */
 	struct pd_limits lim;
 };
@@ -279,6 +281,7 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 		case OPT_ONLY: cfg->only = optarg; break;
 		case OPT_SKIP: cfg->skip = optarg; break;
 		case OPT_DUMP_MODEL: cfg->dump_model = true; break;
+		case OPT_BRIEF: cfg->brief = true; break;
 		case OPT_ONE_THREAD: cfg->lim.one_thread = true; break;
 		case OPT_FAIL_ON_REGRESSION: cfg->fail_on_regression = true;
 			break;
@@ -488,6 +491,7 @@ run(const struct config *cfg, const char *bundle)
 		goto out;
 	}
 	report(cfg, bundle, &l);
+	l.r.brief = cfg->brief;
 	const struct pd_renderer *ren = pd_renderer_find(pick_format(cfg, out));
 	const char *nc = getenv("NO_COLOR");
 

@@ -44,7 +44,7 @@ expect 0 version --version
 grep_out version-text "pathdoctor 0" out
 expect 0 help --help
 for o in format output list-formats list-rules explain only skip \
-    dump-model fail-on max-members max-total max-ratio max-spool \
+    dump-model fail-on max-members max-total max-ratio max-spool brief \
     max-depth max-line one-thread min-level version help; do
 	grep -q -- "--$o" "$tmp/out" || echo "not ok cli help-lists-$o"
 done
@@ -102,8 +102,8 @@ expect 0 directory samples/bundles/gx10-before
 grep_out directory-finding "0002:01:00.0" out
 "$bin" - <"$s" >"$tmp/out" 2>&1 && grep -q "0000:01:00.0" "$tmp/out" &&
     echo "ok cli stdin" || echo "not ok cli stdin"
-expect 0 zip tests/fuzz/corpus/bundle/bundle.zip
-grep_out zip-member "lspci-tv" out
+expect 0 zip -f json tests/fuzz/corpus/bundle/bundle.zip
+grep_out zip-member '"format": "lspci-tv"' out
 
 gzip -dc "$s" >"$tmp/plain.tar"
 expect 0 plain-tar "$tmp/plain.tar"
@@ -117,8 +117,8 @@ for c in xz bzip2 zstd; do
 	fi
 done
 gzip -c samples/bundles/gx10-before/lspci-vv.txt >"$tmp/lspci.txt.gz"
-expect 0 lone-gzipped-file "$tmp/lspci.txt.gz"
-grep_out lone-gzipped-lspci "| lspci-vv | ok" out
+expect 0 lone-gzipped-file -f json "$tmp/lspci.txt.gz"
+grep_out lone-gzipped-lspci '"format": "lspci-vv"' out
 
 # broken input: a clear note or error, exit 0 or 3, never a crash
 head -c 1500 "$s" >"$tmp/cut.tgz"
@@ -174,8 +174,9 @@ mkdir -p "$tmp/collected"
 printf '# pathdoctor-collect manifest 1\ncollector\tpathdoctor-collect 0.1.0\nskip\tlspci-vv\tlspci-vv.txt\tlspci not installed\nrun\t1\t0\tethtool-a\tethtool-a/eth0.txt\tethtool -a eth0\n' \
     >"$tmp/collected/manifest.txt"
 cp samples/bundles/gx10-before/uname.txt "$tmp/collected/"
-expect 0 manifest "$tmp/collected"
-grep_out manifest-identified "| manifest | ok" out
+expect 0 manifest -f json "$tmp/collected"
+grep_out manifest-identified '"format": "manifest"' out
+expect 0 manifest-md "$tmp/collected"
 grep_out manifest-gap "could not gather \`lspci-vv.txt\`: lspci not installed" out
 grep_out manifest-failed-run "'ethtool -a eth0' exited with 1" out
 

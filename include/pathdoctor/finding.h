@@ -74,7 +74,12 @@ struct pd_finding {
 	const char *risk_note;
 	const char *fix[PD_MAX_FIX];	/* commands or config lines */
 	unsigned n_fix;
-	const char *verify;		/* how to check the fix worked */
+	/* How to check the fix worked: one sentence, then the commands
+	 * that show it, one a line after it: "LRO shows on.\nethtool -k
+	 * nic2 | grep large-receive-offload"; no command line when the
+	 * check is the user's own run.  Renderers print the sentence as
+	 * prose and the commands as a shell block. */
+	const char *verify;
 	const struct pd_chart *chart;	/* NULL when none */
 	struct pd_evidence ev[PD_MAX_EVIDENCE];
 	unsigned n_ev;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "pathdoctor/arena.h"
 #include "report/escape.h"
 
@@ -147,10 +148,51 @@ pd_term_text(struct pd_arena *a, const char *s)
 	return escape(a, s, &outs[ESC_TERM]);
 }
 
+/* The length of the URL scheme ending at the ':' at p ("https" of
+ * "https://"; "mailto" of "mailto:"), 0 when none: letters from a word
+ * start. */
+static size_t
+scheme_before(const char *s, const char *p)
+{
+	const char *b = p;
+
+	while (b > s && isalpha((unsigned char)b[-1]))
+		b--;
+	if (b == p || (b > s && (isalnum((unsigned char)b[-1]) ||
+	    (unsigned char)b[-1] >= 0x80)))
+		return 0;
+	if (strncmp(p, "://", 3) == 0 || (p - b == 6 &&
+	    strncasecmp(b, "mailto", 6) == 0))
+		return (size_t)(p - b);
+	return 0;
+}
+
+/* The escaped text t with a backslash before what renderers would turn
+ * into a link by themselves: every @ (user@host), the : of scheme:// and
+ * mailto:, and the dot of www. at a word start. */
+static const char *
+no_autolinks(struct pd_arena *a, const char *t)
+{
+	char *out = pd_arena_alloc(a, 2 * strlen(t) + 1), *o = out;
+
+	for (const char *p = t; *p; p++) {
+		bool www = *p == '.' && p - t >= 3 &&
+		    strncasecmp(p - 3, "www", 3) == 0 && (p - t == 3 ||
+		    !(isalnum((unsigned char)p[-4]) || p[-4] == '.' ||
+		    (unsigned char)p[-4] >= 0x80));
+
+		if (*p == '@' || www || (*p == ':' && scheme_before(t, p)))
+			*o++ = '\\';
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
 const char *
 pd_md_text(struct pd_arena *a, const char *s)
 {
-	return escape(a, s, &outs[ESC_MD]);
+	return no_autolinks(a, escape(a, s, &outs[ESC_MD]));
 }
 
 /* `text`, or ``text`` when the text holds a backtick, and so on; a

@@ -13,7 +13,11 @@
  *                < that opens a tag or autolink (a letter, / ! ?), & that
  *                opens an entity (a letter, #), _ not between two word
  *                bytes, and # or > at the start: safe in table cells, list
- *                items, headings and paragraphs
+ *                items, headings and paragraphs; and before what GitHub
+ *                and Discourse would link by themselves: every @, the : of
+ *                scheme:// and mailto:, the dot of www. at a word start
+ *                (GitHub links user@host.tld whatever the backslash: the
+ *                report puts member paths in code spans)
  *   md code      as term inside a code span whose backtick fence is
  *                longer than any backtick run of the text
  *   md fenced    as term; a line that would close the ``` fence gets a

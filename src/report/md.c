@@ -13,6 +13,7 @@
 #include "report/chart.h"
 #include "report/escape.h"
 #include "report/ladder_rows.h"
+#include "report/md_wrap.h"
 #include "report/workloads.h"
 
 /* Bundle-derived text outside code, where the arena a is in scope:
@@ -25,11 +26,171 @@ cell(FILE *out, struct pd_arena *a, const char *s)
 	fputs(M(s), out);
 }
 
+/* A code span in a table cell: GitHub and Discourse split the row at
+ * every | first, code span or not, and read \| as a |. */
+static const char *
+cell_code(struct pd_arena *a, const char *s)
+{
+	const char *c = pd_md_code(a, s);
+	char *out = pd_arena_alloc(a, 2 * strlen(c) + 1), *o = out;
+
+	for (; *c; c++) {
+		if (*c == '|')
+			*o++ = '\\';
+		*o++ = *c;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* "gx10-before.tgz" for "uploads/2025/gx10-before.tgz", "y" for "x/y/"; the
+ * standard input as "stdin". */
+static const char *
+base_name(struct pd_arena *a, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (strcmp(path, "-") == 0)
+		return "stdin";
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	size_t b = n;
+
+	while (b > 0 && path[b - 1] != '/')
+		b--;
+	return b == n ? path : pd_arena_strndup(a, path + b, n - b);
+}
+
 /* A line in a ``` block: it must not close the block early. */
 static void
 fenced_line(FILE *out, struct pd_arena *a, const char *s)
 {
 	fprintf(out, "%s\n", pd_md_fenced(a, s));
+}
+
+/* Lines of a ```sh block, each cut to the width (md_wrap.h). */
+static void
+sh_lines(FILE *out, struct pd_arena *a, const char *const *lines,
+    unsigned n)
+{
+	for (unsigned k = 0; k < n; k++) {
+		const char *w = pd_md_wrap_sh(a, lines[k], PD_MD_WIDTH);
+
+		for (const char *p = w; *p;) {
+			size_t len = strcspn(p, "\n");
+
+			fenced_line(out, a, pd_arena_strndup(a, p, len));
+			p += len + (p[len] == '\n');
+		}
+	}
+}
+
+/* The sentence of f->verify as prose, its commands as a block
+ * (finding.h). */
+static void
+verify(FILE *out, struct pd_arena *a, const char *v)
+{
+	const char *cmds[PD_MAX_FIX * 2];
+	unsigned n = 0;
+	size_t len = strcspn(v, "\n");
+
+	fprintf(out, "\n**Verify:** %s\n", M(pd_arena_strndup(a, v, len)));
+	for (const char *p = v + len; *p == '\n' && n < PD_ARRAY_SIZE(cmds);) {
+		p++;
+		len = strcspn(p, "\n");
+		if (len)
+			cmds[n++] = pd_arena_strndup(a, p, len);
+		p += len;
+	}
+	if (!n)
+		return;
+	fprintf(out, "\n```sh\n");
+	sh_lines(out, a, cmds, n);
+	fprintf(out, "```\n");
+}
+
+static bool
+same_ev(const struct pd_evidence *x, const struct pd_evidence *y)
+{
+	return x->line == y->line && strcmp(x->member, y->member) == 0 &&
+	    strcmp(x->text ? x->text : "", y->text ? y->text : "") == 0;
+}
+
+/* The number of the finding that already showed evidence k of finding
+ * i (k of i itself: i + 1), 0 when none did. */
+static size_t
+shown_in(const struct pd_findings *fs, size_t i, unsigned k)
+{
+	const struct pd_evidence *e = &fs->v[i]->ev[k];
+
+	for (size_t j = 0; j <= i; j++)
+		for (unsigned m = 0; m < (j < i ? fs->v[j]->n_ev : k); m++)
+			if (same_ev(&fs->v[j]->ev[m], e))
+				return j + 1;
+	return 0;
+}
+
+static void
+evidence(FILE *out, const struct pd_report *r, size_t i, struct pd_arena *a)
+{
+	const struct pd_finding *f = r->findings->v[i];
+
+	fprintf(out, "\n**Evidence**\n\n```\n");
+	for (unsigned k = 0; k < f->n_ev; k++) {
+		const struct pd_evidence *e = &f->ev[k];
+		size_t j = shown_in(r->findings, i, k);
+
+		if (j == i + 1)
+			continue;
+		fenced_line(out, a, j ? pd_arena_printf(a, "%s:%u, shown in "
+		    "finding %zu", e->member, e->line, j) : pd_arena_printf(a,
+		    "%s:%u: %s", e->member, e->line, e->text ? e->text : ""));
+	}
+	fprintf(out, "```\n");
+}
+
+/* A link's destination: the bytes that would end or break it as %XX. */
+static const char *
+link_dest(struct pd_arena *a, const char *url)
+{
+	char *out = pd_arena_alloc(a, 3 * strlen(url) + 1), *o = out;
+
+	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+		if (*p <= ' ' || *p >= 0x7f || strchr("()<>\\`", *p))
+			o += sprintf(o, "%%%02X", *p);
+		else
+			*o++ = (char)*p;
+	*o = '\0';
+	return out;
+}
+
+static void
+docs(FILE *out, struct pd_arena *a, const struct pd_rule *rule)
+{
+	if (!rule->links || !rule->links[0])
+		return;
+	fprintf(out, "\n**Docs:** ");
+	for (const char *const *l = rule->links; *l; l++)
+		fprintf(out, "%s[%s](%s)", l == rule->links ? "" : ", ", M(*l),
+		    link_dest(a, *l));
+	fprintf(out, "\n");
+}
+
+static void
+chart(FILE *out, struct pd_arena *a, const struct pd_chart *c)
+{
+	const char *text = pd_chart_draw(a, c);
+
+	if (!text)
+		return;
+	fprintf(out, "```\n");
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		fenced_line(out, a, pd_arena_strndup(a, p, n));
+		p += n + (p[n] == '\n');
+	}
+	fprintf(out, "```\n\n");
 }
 
 static void
@@ -46,20 +207,7 @@ finding(FILE *out, const struct pd_report *r, size_t i,
 	if (r->model->n_hosts > 1)
 		fprintf(out, " (host %s)", M(f->host->name));
 	fprintf(out, "\n\n%s\n\n", M(f->summary));
-	const char *chart = pd_chart_draw(a, f->chart);
-
-	if (chart) {
-		fprintf(out, "```\n");
-		for (const char *p = chart; *p;) {
-			size_t n = strcspn(p, "\n");
-			char line[512];
-
-			snprintf(line, sizeof(line), "%.*s", (int)n, p);
-			fenced_line(out, a, line);
-			p += n + (p[n] == '\n');
-		}
-		fprintf(out, "```\n\n");
-	}
+	chart(out, a, f->chart);
 	fprintf(out, "- **Expected gain:** %s (%s). Basis: %s\n", gain,
 	    pd_level_name(pd_finding_level(f)), M(f->gain_basis));
 	if (f->ladder_step)
@@ -71,23 +219,14 @@ finding(FILE *out, const struct pd_report *r, size_t i,
 	    M(f->risk_note));
 	if (f->n_fix) {
 		fprintf(out, "\n**Fix**\n\n```sh\n");
-		for (unsigned k = 0; k < f->n_fix; k++)
-			fenced_line(out, a, f->fix[k]);
+		sh_lines(out, a, f->fix, f->n_fix);
 		fprintf(out, "```\n");
 	}
 	if (f->verify)
-		fprintf(out, "\n**Verify:** %s\n", pd_md_code(a, f->verify));
-	if (f->n_ev) {
-		fprintf(out, "\n**Evidence**\n\n```\n");
-		for (unsigned k = 0; k < f->n_ev; k++) {
-			char line[1024];
-
-			snprintf(line, sizeof(line), "%s:%u: %s",
-			    f->ev[k].member, f->ev[k].line, f->ev[k].text);
-			fenced_line(out, a, line);
-		}
-		fprintf(out, "```\n");
-	}
+		verify(out, a, f->verify);
+	if (f->n_ev)
+		evidence(out, r, i, a);
+	docs(out, a, f->rule);
 }
 
 static void
@@ -333,15 +472,46 @@ hosts(FILE *out, const struct pd_model *m)
 	}
 }
 
-static void
-members(FILE *out, const struct pd_coverage *cov, struct pd_arena *a)
+/* Listed in full: a member with notes, or of no format read. */
+static bool
+member_listed(const struct pd_member_result *mr)
 {
-	fprintf(out, "\n## Members\n\n| member | format | status | notes |\n"
-	    "|---|---|---|---|\n");
+	return mr->diag.worst != PD_OK || strcmp(mr->format, "unknown") == 0 ||
+	    strcmp(mr->format, "skipped") == 0;
+}
+
+/* "35 members read: 34 ok, 1 with notes", then only the members that
+ * are not simply ok. */
+static void
+members(FILE *out, const struct pd_report *r, struct pd_arena *a)
+{
+	const struct pd_coverage *cov = r->coverage;
+	unsigned noted = r->n_members_noted, unread = 0, listed = 0;
+
+	unread = cov->n_folded - cov->n_folded_noted;
 	for (const struct pd_member_result *mr = cov->members; mr;
 	    mr = mr->next) {
-		fprintf(out, "| %s | %s | %s | ", M(mr->path), mr->format,
-		    pd_status_name(mr->diag.worst));
+		listed += member_listed(mr);
+		unread += mr->diag.worst == PD_OK && member_listed(mr);
+	}
+	fprintf(out, "\n## Members\n\n%u member%s read: %u ok", cov->n_members,
+	    cov->n_members == 1 ? "" : "s", cov->n_members - noted - unread);
+	if (noted)
+		fprintf(out, ", %u with notes", noted);
+	if (unread)
+		fprintf(out, ", %u of no format pathdoctor reads", unread);
+	fprintf(out, ".%s\n", cov->n_folded ? pd_arena_printf(a, " %u of no "
+	    "format pathdoctor reads are counted, not listed.", cov->n_folded) :
+	    "");
+	if (listed)
+		fprintf(out, "\n| member | format | status | notes |\n"
+		    "|---|---|---|---|\n");
+	for (const struct pd_member_result *mr = cov->members; mr;
+	    mr = mr->next) {
+		if (!member_listed(mr))
+			continue;
+		fprintf(out, "| %s | %s | %s | ", cell_code(a, mr->path),
+		    mr->format, pd_status_name(mr->diag.worst));
 		for (const struct pd_note *n = mr->diag.notes; n; n = n->next) {
 			if (n != mr->diag.notes)
 				fprintf(out, "; ");
@@ -421,63 +591,85 @@ unused(FILE *out, const struct pd_report *r)
 	}
 }
 
+/* | # | rule | subject | expected gain | confidence | risk | fix | */
+static void
+summary(FILE *out, const struct pd_report *r, struct pd_arena *a)
+{
+	const struct pd_findings *fs = r->findings;
+
+	fprintf(out, "| # | rule | subject | expected gain | confidence "
+	    "| risk | fix |\n|---|---|---|---|---|---|---|\n");
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct pd_finding *f = fs->v[i];
+		const char *cmd = pd_md_first_command(a, f->fix, f->n_fix);
+		char gain[64];
+
+		pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
+		fprintf(out, "| %zu | `%s` | ", i + 1, f->rule->id);
+		if (r->model->n_hosts > 1)
+			fprintf(out, "%s: ", M(f->host->name));
+		cell(out, a, f->subject);
+		fprintf(out, " | %s | %d %% | %s | %s |\n", gain,
+		    f->confidence, pd_risk_name(f->risk),
+		    cmd ? cell_code(a, cmd) : "-");
+	}
+}
+
+static void
+not_evaluated(FILE *out, const struct pd_report *r, struct pd_arena *a)
+{
+	if (!r->not_evaluated)
+		return;
+	fprintf(out, "\n## Not evaluated\n\n");
+	for (const struct pd_not_evaluated *ne = r->not_evaluated; ne;
+	    ne = ne->next) {
+		fprintf(out, "- `%s`", ne->rule->id);
+		while (pd_same_needs(ne, ne->next)) {
+			ne = ne->next;
+			fprintf(out, ", `%s`", ne->rule->id);
+		}
+		if (r->model->n_hosts > 1)
+			fprintf(out, " on %s", M(ne->host->name));
+		fprintf(out, ": needs");
+		for (unsigned k = 0; k < ne->n_needs; k++)
+			fprintf(out, "%s %s", k ? ";" : "", M(ne->needs[k]));
+		fprintf(out, "\n");
+		for (unsigned k = 0; k < ne->n_gaps; k++)
+			fprintf(out, "  - the collector could not gather "
+			    "%s: %s\n", pd_md_code(a, ne->gaps[k]->path),
+			    M(ne->gaps[k]->reason));
+	}
+}
+
+/* With --brief, the summary table and the ladders only. */
 static int
 render_md(const struct pd_report *r, FILE *out)
 {
 	const struct pd_findings *fs = r->findings;
 	struct pd_arena *a = pd_model_arena(r->model);
 
-	fprintf(out, "# pathdoctor report: %s\n\n", M(r->bundle));
-	if (r->nothing_read) {
+	fprintf(out, "# pathdoctor report: %s\n\n", M(base_name(a, r->bundle)));
+	if (r->nothing_read)
 		fprintf(out, "**Nothing read:** %s.\n", M(r->nothing_read));
-	} else if (fs->n == 0) {
+	else if (fs->n == 0)
 		fprintf(out, "No findings.\n");
+	else
+		summary(out, r, a);
+	if (r->n_hidden)
+		fprintf(out, "\n%u finding%s below the level asked for "
+		    "(--min-level) %s not shown.\n", r->n_hidden,
+		    r->n_hidden == 1 ? "" : "s",
+		    r->n_hidden == 1 ? "is" : "are");
+	if (!r->nothing_read)
 		ladders(out, r);
-	} else {
-		fprintf(out, "| # | rule | subject | expected gain | confidence "
-		    "| risk |\n|---|---|---|---|---|---|\n");
-		for (size_t i = 0; i < fs->n; i++) {
-			const struct pd_finding *f = fs->v[i];
-			char gain[64];
-
-			pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
-			fprintf(out, "| %zu | `%s` | ", i + 1, f->rule->id);
-			if (r->model->n_hosts > 1)
-				fprintf(out, "%s: ", M(f->host->name));
-			cell(out, a, f->subject);
-			fprintf(out, " | %s | %d %% | %s |\n", gain,
-			    f->confidence, pd_risk_name(f->risk));
-		}
-		ladders(out, r);
-		for (size_t i = 0; i < fs->n; i++)
-			finding(out, r, i, fs->v[i]);
-	}
-	if (r->not_evaluated) {
-		fprintf(out, "\n## Not evaluated\n\n");
-		for (const struct pd_not_evaluated *ne = r->not_evaluated; ne;
-		    ne = ne->next) {
-			fprintf(out, "- `%s`", ne->rule->id);
-			while (pd_same_needs(ne, ne->next)) {
-				ne = ne->next;
-				fprintf(out, ", `%s`", ne->rule->id);
-			}
-			if (r->model->n_hosts > 1)
-				fprintf(out, " on %s", M(ne->host->name));
-			fprintf(out, ": needs");
-			for (unsigned k = 0; k < ne->n_needs; k++)
-				fprintf(out, "%s %s", k ? ";" : "",
-				    M(ne->needs[k]));
-			fprintf(out, "\n");
-			for (unsigned k = 0; k < ne->n_gaps; k++)
-				fprintf(out, "  - the collector could not "
-				    "gather %s: %s\n",
-				    pd_md_code(a, ne->gaps[k]->path),
-				    M(ne->gaps[k]->reason));
-		}
-	}
+	if (r->brief)
+		return ferror(out) ? -1 : 0;
+	for (size_t i = 0; !r->nothing_read && i < fs->n; i++)
+		finding(out, r, i, fs->v[i]);
+	not_evaluated(out, r, a);
 	not_applicable(out, r);
 	unused(out, r);
-	members(out, r->coverage, a);
+	members(out, r, a);
 	hosts(out, r->model);
 	return ferror(out) ? -1 : 0;
 }

@@ -141,8 +141,10 @@ gain_lazy(struct pd_finding *f)
 	f->confidence = 60;	/* the cause is elsewhere, unnamed */
 	f->risk = PD_RISK_LOW;
 	f->risk_note = "nothing to change on the command line";
-	f->verify = "perf record -a -g again and compare the "
-	    "share of these symbols after changing the workload";
+	f->verify = "After the workload changes, a new profile shows "
+	    "these symbols at a smaller share of the busy samples.\n"
+	    "sudo perf record -a -g -o perf.data -- sleep 10\n"
+	    "sudo perf report -i perf.data --stdio --sort sym";
 }
 
 /* Strict mode: the Amdahl bound of the invalidation share, scaled by
@@ -189,10 +191,13 @@ gain_strict(struct pd_findings *out, struct pd_finding *f,
 	    "untrusted devices (Thunderbolt, PCI passthrough "
 	    "to untrusted guests)";
 	fix_strict(out, f, h);
-	f->verify = "cat /proc/cmdline shows iommu.strict=0; "
-	    "dmesg | grep -i 'TLB invalidation policy' says "
-	    "lazy; perf record -a -g shows these symbols under "
-	    "5 %";
+	f->verify = "After the reboot the command line holds "
+	    "iommu.strict=0, the kernel says its TLB invalidation policy "
+	    "is lazy, and a new profile shows these symbols under 5 %.\n"
+	    "cat /proc/cmdline\n"
+	    "sudo dmesg | grep -i 'TLB invalidation policy'\n"
+	    "sudo perf record -a -g -o perf.data -- sleep 10\n"
+	    "sudo perf report -i perf.data --stdio --sort sym";
 }
 
 /* The share is over all CPUs together: busy little cores, or a core

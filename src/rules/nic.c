@@ -217,8 +217,9 @@ emit_idle(const struct pd_rule *self, const struct pd_host *h,
 		f->lever = (struct pd_lever){ .kind = PD_LEVER_ALL_PFS,
 			.card = card };
 	idle_fix(out, f, flux, idle->nd->name);
-	f->verify = pd_arena_printf(out->arena, "watch -n1 \"ethtool -S %s | "
-	    "grep -w rx_bytes\" climbs under load", idle->nd->name);
+	f->verify = pd_arena_printf(out->arena, "Under load, the rx_bytes "
+	    "counter of %s climbs.\nwatch -n1 \"ethtool -S %s | grep -w "
+	    "rx_bytes\"", idle->nd->name, idle->nd->name);
 	pd_finding_evidence(f, &idle->nd->ctr[PD_CTR_RX_BYTES].ev_first);
 	pd_finding_evidence(f, &idle->nd->ctr[PD_CTR_RX_BYTES].ev_last);
 	if (port_busy)
@@ -334,9 +335,10 @@ lro_finding(const struct pd_rule *self, const struct pd_host *h,
 	pd_finding_fix(out, f, "# persist it: a systemd .link file ([Link] "
 	    "LargeReceiveOffload=true) or nmcli connection modify CONNECTION "
 	    "ethtool.feature-lro on");
-	f->verify = pd_arena_printf(out->arena, "ethtool -k %s | grep "
-	    "large-receive-offload shows on, and rx_lro_packets in ethtool -S "
-	    "climbs", v[0]->name);
+	f->verify = pd_arena_printf(out->arena, "large-receive-offload shows "
+	    "on, and under load the rx_lro_packets counter climbs.\n"
+	    "ethtool -k %s | grep large-receive-offload\n"
+	    "ethtool -S %s | grep -w rx_lro_packets", v[0]->name, v[0]->name);
 	for (unsigned i = 0; i < n; i++) {
 		pd_finding_evidence(f, &pd_netdev_feature(v[i],
 		    "large-receive-offload")->ev);
@@ -486,9 +488,10 @@ check_pause(const struct pd_rule *self, const struct pd_host *h,
 		    "systemd .link file [Link] RxFlowControl=true "
 		    "TxFlowControl=true; enable flow control on the switch port "
 		    "too");
-		f->verify = pd_arena_printf(out->arena, "ethtool -a %s shows RX "
-		    "on, TX on; the pause counters in ethtool -S move under load "
-		    "and retransmissions fall", nd->name);
+		f->verify = pd_arena_printf(out->arena, "Pause shows RX on and "
+		    "TX on, the pause counters move under load and "
+		    "retransmissions fall.\nethtool -a %s\n"
+		    "ethtool -S %s | grep -i pause", nd->name, nd->name);
 		pd_finding_evidence(f, &nd->ev_pause);
 		if (l.drops_moving) {
 			pd_finding_evidence(f, &l.drops->ev_first);

@@ -102,8 +102,9 @@ mps_fix(struct pd_findings *out, struct pd_finding *f,
 		pd_finding_fix(out, f, "sudo update-grub");
 	}
 	pd_finding_fix(out, f, "sudo reboot");
-	f->verify = pd_arena_printf(out->arena, "sudo lspci -vv -s %s | grep "
-	    "-A2 DevCtl: shows the new MaxPayload", bdf);
+	f->verify = pd_arena_printf(out->arena, "After the reboot DevCtl shows "
+	    "the new MaxPayload.\nsudo lspci -vv -s %s | grep -A2 DevCtl:",
+	    bdf);
 }
 
 static void
@@ -507,9 +508,9 @@ emit_link(const struct pd_rule *self, const struct pd_host *h,
 		    "setting (Auto or Gen%d), risers and retimers; a link that "
 		    "falls back in speed often has a signal integrity problem",
 		    pd_pcie_gen(cap_mts));
-	f->verify = pd_arena_printf(out->arena, "sudo lspci -vv -s %s | grep "
-	    "LnkSta: shows %s, Width x%d under load", d->bdf,
-	    pd_pcie_speed_name(cap_mts), cap_w);
+	f->verify = pd_arena_printf(out->arena, "Under load LnkSta shows %s, "
+	    "Width x%d.\nsudo lspci -vv -s %s | grep LnkSta:",
+	    pd_pcie_speed_name(cap_mts), cap_w, d->bdf);
 }
 
 static void

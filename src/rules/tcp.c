@@ -80,10 +80,10 @@ gso_fix(struct pd_findings *out, struct pd_finding *f, const char *ifn,
 	pd_finding_fix(out, f, "# persist: systemd .link [Link] "
 	    "GenericSegmentOffloadMaxBytes=%ld (systemd 250+), or an "
 	    "ifupdown post-up line with the same ip link command", n);
-	f->verify = pd_arena_printf(out->arena, "capture the tap and the "
-	    "physical NIC again: their payload-size histograms match (no "
-	    "MSS-sized flood on the physical side); ip -d link show %s shows "
-	    "gso_max_size %ld", ifn, n);
+	f->verify = pd_arena_printf(out->arena, "In the guest %s shows "
+	    "gso_max_size %ld, and captured again, the tap and the physical "
+	    "NIC show the same payload-size histograms (no MSS-sized flood on "
+	    "the physical side).\nip -d link show %s", ifn, n, ifn);
 }
 
 /* What every gso-mismatch finding says, captured or predicted: the

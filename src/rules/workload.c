@@ -348,9 +348,9 @@ fio_in_flight(const struct pd_rule *self, const struct pd_host *h,
 	    "total%s", t.procs, t.procs > 1 ? "es" : "", depth,
 	    t.procs * depth, t.procs * depth > best ? "; fewer processes "
 	    "(numjobs) bring it nearer the best" : "");
-	f->verify = pd_arena_printf(out->arena, "run the job at iodepth=%d "
-	    "and as it was for the same time: the read bandwidth at %d is not "
-	    "lower", depth, depth);
+	f->verify = pd_arena_printf(out->arena, "Run the job at iodepth=%d "
+	    "and as it was, for the same time: the read bandwidth at %d is not "
+	    "lower.", depth, depth);
 	for (const struct pd_wl_job *j = w->jobs; j; j = j->next)
 		if (big_reads(j->rw, j->bs))
 			pd_finding_evidence(f, &j->ev);
@@ -382,8 +382,8 @@ perf_in_flight(const struct pd_rule *self, const struct pd_host *h,
 	pd_finding_fix(out, f, "# -q %d x %u = %u in flight%s", q, rows,
 	    q * rows, q == POOL_Q ? "; -q stays at most 8 with 1 MiB reads "
 	    "(see workload.spdk-request-pool)" : "");
-	f->verify = pd_arena_printf(out->arena, "the Total row's MiB/s at -q "
-	    "%d is not lower than at -q %d", q, r.q);
+	f->verify = pd_arena_printf(out->arena, "Run at -q %d and at -q %d: "
+	    "the Total row's MiB/s at -q %d is not lower.", q, r.q, q);
 	if (w->jobs)
 		pd_finding_evidence(f, &w->jobs->ev);
 	if (w->total)
@@ -530,8 +530,8 @@ shared_finding(const struct pd_rule *self, const struct pd_host *h,
 	f->risk_note = "none for the devices; the run reports one result per "
 	    "device (group_reporting sums them)";
 	shared_fix(out, f, j);
-	f->verify = "the per-device jobs' bandwidths sum to at least the "
-	    "shared job's; one that lags names the slow device";
+	f->verify = "The per-device jobs' bandwidths sum to at least the "
+	    "shared job's, and one that lags names the slow device.";
 	pd_finding_evidence(f, &j->ev);
 	/* Lever: none.  The gain is the faster devices' lost pace, which
 	 * the bundle does not show; a share on the ladder would be made
@@ -627,8 +627,8 @@ check_pool(const struct pd_rule *self, const struct pd_host *h,
 		    "option to enlarge it (bdev_nvme_set_options "
 		    "--io-queue-requests is the bdev layer's, for SPDK "
 		    "applications, not for spdk_nvme_perf)");
-		f->verify = "no \"starting I/O failed\" line in the output, "
-		    "standard error included (2>&1)";
+		f->verify = "The output, standard error included (2>&1), has "
+		    "no \"starting I/O failed\" line.";
 		pd_finding_evidence(f, &w->first_error);
 		if (w->jobs)
 			pd_finding_evidence(f, &w->jobs->ev);

@@ -3,11 +3,15 @@
  * that the text cannot close, JSON that keeps every key. */
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "helpers.h"
 #include "pathdoctor/arena.h"
+#include "pathdoctor/finding.h"
 #include "pathdoctor/report.h"
+#include "pathdoctor/rule.h"
 #include "report/escape.h"
+#include "report/md_wrap.h"
 
 struct esc_case {
 	const char *in, *want;
@@ -58,7 +62,7 @@ test_md_text(void **state)
 		    "\\<img src=x onerror=alert(1)>" },
 		{ "</b><!-- x", "\\</b>\\<!-- x" },
 		{ "tap -> br <-> eth", "tap -> br <-> eth" },
-		{ "[x](http://evil.example)", "\\[x\\](http://evil.example)" },
+		{ "[x](http://evil.example)", "\\[x\\](http\\://evil.example)" },
 		{ "![i](x)", "!\\[i\\](x)" },
 		{ "arm_smmu_cmdq __do_softirq _x_", "arm_smmu_cmdq \\_\\_do_softirq "
 		    "\\_x\\_" },
@@ -69,6 +73,15 @@ test_md_text(void **state)
 		{ "> quote, a > b", "\\> quote, a > b" },
 		{ "esc \x1b[2J", "esc \\x1b\\[2J" },
 		{ "bad \xff_", "bad \\xff\\_" },
+		/* nothing a renderer would link by itself */
+		{ "nic2@1764000000.txt", "nic2\\@1764000000.txt" },
+		{ "see https://x.example/a and ftp://y", "see https\\://x.example/a "
+		    "and ftp\\://y" },
+		{ "mailto:a@b.example", "mailto\\:a\\@b.example" },
+		{ "www.x.example (www.y) WWW.z", "www\\.x.example (www\\.y) "
+		    "WWW\\.z" },
+		{ "awww.x 0000:01:00.0 a:b http:x", "awww.x 0000:01:00.0 a:b "
+		    "http:x" },
 	};
 
 	(void)state;
@@ -105,6 +118,58 @@ test_md_fenced(void **state)
 
 	(void)state;
 	each(pd_md_fenced, c, sizeof(c) / sizeof(c[0]));
+}
+
+/* pd_md_wrap_sh at width 40, so that the cases stay short. */
+static const char *
+wrap40(struct pd_arena *a, const char *s)
+{
+	return pd_md_wrap_sh(a, s, 40);
+}
+
+static void
+test_md_wrap_sh(void **state)
+{
+	static const struct esc_case c[] = {
+		{ "sudo ethtool -K nic2 lro on", "sudo ethtool -K nic2 lro on" },
+		/* cut at spaces, room kept for " \\" */
+		{ "sudo ip link set dev ens18 gso_max_size 63000",
+		    "sudo ip link set dev ens18 \\\n    gso_max_size 63000" },
+		/* never inside quotes, single or double */
+		{ "printf 'a = 1\\nb = 2 and more text' | sudo tee /x",
+		    "printf 'a = 1\\nb = 2 and more text' | \\\n    sudo tee /x" },
+		{ "watch -n1 \"ethtool -S nic5 | grep -w rx_bytes\"",
+		    "watch -n1 \\\n    \"ethtool -S nic5 | grep -w rx_bytes\"" },
+		/* a trailing comment stays one piece; blanks before a cut go */
+		{ "sudo grubby --args=x      # Fedora, RHEL and more",
+		    "sudo grubby --args=x \\\n    # Fedora, RHEL and more" },
+		/* a comment goes on as a comment: no backslash */
+		{ "# persist: nmcli connection modify CONNECTION x",
+		    "# persist: nmcli connection modify\n#   CONNECTION x" },
+		/* what cannot be cut stays long */
+		{ "0123456789012345678901234567890123456789xx",
+		    "0123456789012345678901234567890123456789xx" },
+		{ "  echo 'one quoted string longer than forty bytes'",
+		    "  echo \\\n      'one quoted string longer than forty bytes'" },
+	};
+
+	(void)state;
+	each(wrap40, c, sizeof(c) / sizeof(c[0]));
+}
+
+static void
+test_md_first_command(void **state)
+{
+	const char *fix[] = { "# a comment", "  ", "sudo  reboot   # now  ",
+		"echo 'a  b'" };
+	struct pd_arena *a = pd_arena_new();
+
+	(void)state;
+	assert_string_equal(pd_md_first_command(a, fix, 4),
+	    "sudo reboot # now  ");
+	assert_string_equal(pd_md_first_command(a, fix + 3, 1), "echo 'a  b'");
+	assert_null(pd_md_first_command(a, fix, 2));
+	pd_arena_free(a);
 }
 
 static void
@@ -210,6 +275,75 @@ test_hostile_names_json(void **state)
 	free(tar);
 }
 
+/* The Markdown report of samples/gx10-before.tgz, r adjusted by fn
+ * before it is drawn; free() it. */
+static char *
+md_of(void (*fn)(struct pd_report *r, struct pd_findings *fs))
+{
+	struct parsed p;
+	struct pd_report r;
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *out;
+
+	parsed_read(&p, "samples/gx10-before.tgz");
+	assert_int_equal(p.rc, 0);
+	pd_report_build(&r, "/some/where/gx10-before.tgz", p.m, &p.cov, &p.fs,
+	    NULL);
+	fn(&r, &p.fs);
+	out = open_memstream(&buf, &n);
+	assert_int_equal(pd_renderer_find("md")->render(&r, out), 0);
+	fclose(out);
+	parsed_free(&p);
+	return buf;
+}
+
+static struct pd_rule linked;
+
+/* The first finding's rule with two links; two findings hidden. */
+static void
+with_links(struct pd_report *r, struct pd_findings *fs)
+{
+	static const char *const links[] = { "https://docs.example/a(b)",
+		"https://docs.example/c", NULL };
+
+	linked = *fs->v[0]->rule;
+	linked.links = links;
+	fs->v[0]->rule = &linked;
+	r->n_hidden = 2;
+}
+
+static void
+brief(struct pd_report *r, struct pd_findings *fs)
+{
+	(void)fs;
+	r->brief = true;
+}
+
+/* The report of a sample: the base name in the title, the docs links,
+ * the hidden findings counted; --brief stops after the ladder. */
+static void
+test_md_report(void **state)
+{
+	char *md = md_of(with_links);
+
+	(void)state;
+	assert_non_null(strstr(md, "# pathdoctor report: gx10-before.tgz\n"));
+	assert_non_null(strstr(md, "\n**Docs:** [https\\://docs.example/a(b)]"
+	    "(https://docs.example/a%28b%29), [https\\://docs.example/c]"
+	    "(https://docs.example/c)\n"));
+	assert_non_null(strstr(md, "\n2 findings below the level asked for "
+	    "(--min-level) are not shown.\n"));
+	assert_non_null(strstr(md, ", shown in finding 1\n"));
+	free(md);
+	md = md_of(brief);
+	assert_non_null(strstr(md, "| fix |"));
+	assert_non_null(strstr(md, "## Path ceiling: gx10, receive"));
+	assert_null(strstr(md, "## 1. "));
+	assert_null(strstr(md, "## Members"));
+	free(md);
+}
+
 int
 test_group_escape(void)
 {
@@ -218,6 +352,9 @@ test_group_escape(void)
 		cmocka_unit_test(test_md_text),
 		cmocka_unit_test(test_md_code),
 		cmocka_unit_test(test_md_fenced),
+		cmocka_unit_test(test_md_wrap_sh),
+		cmocka_unit_test(test_md_first_command),
+		cmocka_unit_test(test_md_report),
 		cmocka_unit_test(test_json_str),
 		cmocka_unit_test(test_hostile_names_json),
 	};
