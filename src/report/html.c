@@ -74,6 +74,28 @@ masthead(struct pd_html *h, const char *name)
 	fprintf(h->out, "</span></p>\n</header>\n");
 }
 
+/* Links within the page to the sections it has. */
+static void
+contents(struct pd_html *h)
+{
+	const struct pd_report *r = h->r;
+	bool full = !r->brief && !r->nothing_read;
+
+	fprintf(h->out, "<nav class=\"contents\">");
+	if (r->findings->n)
+		fprintf(h->out, "<a href=\"#summary\">Findings</a>");
+	if (r->ladders || r->ladder_gaps)
+		fprintf(h->out, "<a href=\"#ladder\">Path ceiling</a>");
+	if (full && r->findings->n)
+		fprintf(h->out, "<a href=\"#findings\">Details</a>");
+	if (!r->brief && r->not_evaluated)
+		fprintf(h->out, "<a href=\"#not-evaluated\">Not evaluated</a>");
+	if (!r->brief)
+		fprintf(h->out, "<a href=\"#members\">Members</a><a href=\""
+		    "#hosts\">Hosts</a>");
+	fprintf(h->out, "</nav>\n");
+}
+
 static const char *
 level_class(const struct pd_finding *f)
 {
@@ -170,6 +192,8 @@ key_figures(struct pd_html *h, const struct pd_ladder *l)
 	fprintf(h->out, "</div>\n");
 }
 
+/* pd_ladder_rows: the observed row, then one per stage, then the fixes
+ * and the ceiling; the stage that binds now is marked. */
 static void
 ladder_table(struct pd_html *h, const struct pd_ladder *l)
 {
@@ -177,13 +201,19 @@ ladder_table(struct pd_html *h, const struct pd_ladder *l)
 	unsigned n = pd_ladder_rows(l, h->a, rows);
 
 	fprintf(h->out, "<details class=\"ladder-table\">\n<summary>Every stage "
-	    "and fix with its arithmetic</summary>\n<table>\n<thead><tr><th>"
-	    "stage or fix</th><th class=\"num\">throughput now / after</th>"
-	    "<th>bottleneck</th><th>basis</th></tr></thead>\n<tbody>\n");
-	for (unsigned i = 0; i < n; i++)
-		fprintf(h->out, "<tr><td>%s</td><td class=\"num\">%s</td><td>%s"
-		    "</td><td class=\"basis\">%s</td></tr>\n", H(rows[i].what),
-		    H(rows[i].rate), H(rows[i].binds), H(rows[i].basis));
+	    "and fix with its arithmetic</summary>\n<table>\n<colgroup><col "
+	    "class=\"what\"><col class=\"rate\"><col class=\"binds\"><col>"
+	    "</colgroup>\n<thead><tr><th>stage or fix</th><th>throughput now "
+	    "/ after</th><th>bottleneck</th><th>basis</th></tr></thead>\n"
+	    "<tbody>\n");
+	for (unsigned i = 0; i < n; i++) {
+		bool binds = i >= 1 && i <= l->n_stages && l->stages[i - 1].binds;
+
+		fprintf(h->out, "<tr%s><td>%s</td><td>%s</td><td>%s</td><td "
+		    "class=\"basis\">%s</td></tr>\n", binds ? " class=\"binds\"" :
+		    "", H(rows[i].what), H(rows[i].rate), H(rows[i].binds),
+		    H(rows[i].basis));
+	}
 	fprintf(h->out, "</tbody>\n</table>\n</details>\n");
 }
 
@@ -200,7 +230,7 @@ ladders(struct pd_html *h)
 		    "%s</h2>\n", H(l->host->name), pd_ladder_dir_name(l->dir));
 		key_figures(h, l);
 		verdict(h, l->verdict);
-		fprintf(h->out, "<p class=\"binds\"><span class=\"label\">binds "
+		fprintf(h->out, "<p class=\"binds-now\"><span class=\"label\">binds "
 		    "now</span> %s</p>\n", H(l->bottleneck));
 		pd_html_ladder_svg(h, l);
 		ladder_table(h, l);
@@ -362,6 +392,7 @@ render_html(const struct pd_report *r, FILE *out)
 	head(&h, name);
 	fprintf(out, "<body>\n<main>\n");
 	masthead(&h, name);
+	contents(&h);
 	body(&h);
 	fprintf(out, "<footer>pathdoctor %s</footer>\n</main>\n</body>\n"
 	    "</html>\n", PD_VERSION);

@@ -139,14 +139,16 @@ pd_html_members(struct pd_html *h)
 	unsigned total = cov->n_members, noted = h->r->n_members_noted;
 	unsigned unknown = 0, listed = 0;
 
+	/* of no format and without notes: neither ok nor with notes */
 	for (const struct pd_member_result *mr = cov->members; mr;
 	    mr = mr->next) {
-		unknown += strcmp(mr->format, "unknown") == 0;
+		unknown += strcmp(mr->format, "unknown") == 0 &&
+		    mr->diag.worst == PD_OK;
 		listed += needs_a_look(mr);
 	}
 	fprintf(h->out, "<section id=\"members\">\n<h2>Members</h2>\n<p>%u "
 	    "member%s read: %u ok, %u with notes", total, total == 1 ? "" : "s",
-	    total - noted, noted);
+	    total - noted - unknown, noted);
 	if (unknown)
 		fprintf(h->out, ", %u of no format pathdoctor reads", unknown);
 	fprintf(h->out, ".</p>\n");

@@ -238,9 +238,12 @@ test_hostile_names_html(void **state)
 {
 	struct tar_entry e[] = {
 		{ .path = "x/<script>alert(1)</script>\x1b.txt", .data = "?\n" },
+		{ .path = "x/uname.txt", .data = "Linux h1 6.1.0 #1 SMP "
+		    "PREEMPT_DYNAMIC Mon Aug 18 11:37:29 UTC 2025 aarch64 "
+		    "GNU/Linux\n" },
 	};
 	size_t len, n = 0;
-	unsigned char *tar = raw_tar(e, 1, &len);
+	unsigned char *tar = raw_tar(e, 2, &len);
 	struct parsed p;
 	struct pd_report r;
 	char *buf = NULL;
@@ -258,6 +261,16 @@ test_hostile_names_html(void **state)
 	assert_non_null(strstr(buf, "&lt;script&gt;alert(1)&lt;/script&gt;"
 	    "\\x1b.txt"));
 	assert_non_null(strstr(buf, "<title>pathdoctor: t&lt;b&gt;.tar</title>"));
+	free(buf);
+	/* --brief and --min-level: the hidden count said, members left out */
+	r.brief = true;
+	r.n_hidden = 2;
+	buf = NULL;
+	out = open_memstream(&buf, &n);
+	assert_int_equal(pd_renderer_find("html")->render(&r, out), 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "2 findings below --min-level are hidden"));
+	assert_null(strstr(buf, "id=\"members\""));
 	free(buf);
 	parsed_free(&p);
 	free(tar);
