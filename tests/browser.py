@@ -20,6 +20,7 @@ TAP: "ok browser NAME ..." or "not ok browser NAME: why"; without
 /usr/bin/chromium one "# SKIP" line (a failure when CI=true, where
 make deps installs it).
 """
+import base64
 import fcntl
 import glob
 import json
@@ -298,7 +299,6 @@ def check_page(b, html, want_findings, want_pairs, shot):
         "format": "png", "captureBeyondViewport": True,
         "clip": {"x": 0, "y": 0, "width": WIDTH,
                  "height": max(dom["height"], 1), "scale": 1}})["data"]
-    import base64
     data = base64.b64decode(png)
     with open(shot, "wb") as f:
         f.write(data)

@@ -19,7 +19,6 @@ struct pd_html {
 	FILE *out;
 	struct pd_arena *a;
 	const struct pd_report *r;
-	unsigned n_svg;		/* ids of SVG titles, unique in the page */
 };
 
 /* Bundle-derived text, where the context h is in scope (escape.h). */
