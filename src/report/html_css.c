@@ -139,6 +139,7 @@ const char pd_html_css[] =
 "minmax(420px,1fr));gap:0 24px}\n"
 ".captures h4{margin-top:14px}\n"
 ".host>h3{font-size:18px}\n"
+".host+.host{border-top:1px solid var(--line);padding-top:16px}\n"
 "table.cards{font-size:13px}\n"
 ".stats{font-size:13px;color:var(--muted);margin:4px 0}\n"
 "footer{margin-top:40px;padding-top:10px;border-top:1px solid var(--line);"

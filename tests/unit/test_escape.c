@@ -6,7 +6,9 @@
 #include <string.h>
 #include "helpers.h"
 #include "pathdoctor/arena.h"
+#include "pathdoctor/finding.h"
 #include "pathdoctor/report.h"
+#include "pathdoctor/rule.h"
 #include "report/escape.h"
 
 struct esc_case {
@@ -271,6 +273,28 @@ test_hostile_names_html(void **state)
 	fclose(out);
 	assert_non_null(strstr(buf, "2 findings below --min-level are hidden"));
 	assert_null(strstr(buf, "id=\"members\""));
+	free(buf);
+	/* a finding from a rule with documentation: web links only, the
+	 * summary as text */
+	static const char *const links[] = { "https://example.org/d?a=1&b=2",
+		"javascript:alert(1)", NULL };
+	static const struct pd_rule rule = { .id = "t.rule", .title = "T",
+		.links = links };
+	struct pd_finding *f = pd_finding_new(&p.fs, &rule, p.m->hosts, "s<");
+
+	f->summary = "<b>bold</b>";
+	r.brief = false;
+	r.findings = &p.fs;
+	buf = NULL;
+	out = open_memstream(&buf, &n);
+	assert_int_equal(pd_renderer_find("html")->render(&r, out), 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "<article class=\"finding level-"));
+	assert_non_null(strstr(buf, "<a href=\"https://example.org/d?a=1&amp;"
+	    "b=2\">"));
+	assert_null(strstr(buf, "javascript:"));
+	assert_null(strstr(buf, "<b>"));
+	assert_non_null(strstr(buf, "&lt;b&gt;bold&lt;/b&gt;"));
 	free(buf);
 	parsed_free(&p);
 	free(tar);
