@@ -185,7 +185,8 @@ key_figures(struct pd_html *h, const struct pd_ladder *l)
 		    s->expected), pd_arena_printf(h->a, "%s .. %s",
 		    pd_rate_str(h->a, s->lo), pd_rate_str(h->a, s->hi)));
 	} else {
-		figure(h, "after fixes", "&ndash;", "no fix on this path is left");
+		figure(h, "after fixes", "&ndash;", "no fix on this path is "
+		    "left");
 	}
 	figure(h, "hardware ceiling", pd_rate_str(h->a, l->ceiling),
 	    H(l->ceiling_stage));
@@ -200,19 +201,21 @@ ladder_table(struct pd_html *h, const struct pd_ladder *l)
 	struct pd_ladder_row rows[PD_LADDER_ROWS];
 	unsigned n = pd_ladder_rows(l, h->a, rows);
 
-	fprintf(h->out, "<details class=\"ladder-table\">\n<summary>Every stage "
-	    "and fix with its arithmetic</summary>\n<table>\n<colgroup><col "
+	fprintf(h->out, "<details class=\"ladder-table\">\n<summary>Every "
+	    "stage and fix with its "
+	    "arithmetic</summary>\n<table>\n<colgroup><col "
 	    "class=\"what\"><col class=\"rate\"><col class=\"binds\"><col>"
 	    "</colgroup>\n<thead><tr><th>stage or fix</th><th>throughput now "
 	    "/ after</th><th>bottleneck</th><th>basis</th></tr></thead>\n"
 	    "<tbody>\n");
 	for (unsigned i = 0; i < n; i++) {
-		bool binds = i >= 1 && i <= l->n_stages && l->stages[i - 1].binds;
+		bool binds = i >= 1 && i <= l->n_stages &&
+		    l->stages[i - 1].binds;
 
 		fprintf(h->out, "<tr%s><td>%s</td><td>%s</td><td>%s</td><td "
-		    "class=\"basis\">%s</td></tr>\n", binds ? " class=\"binds\"" :
-		    "", H(rows[i].what), H(rows[i].rate), H(rows[i].binds),
-		    H(rows[i].basis));
+		    "class=\"basis\">%s</td></tr>\n", binds ?
+		    " class=\"binds\"" : "", H(rows[i].what), H(rows[i].rate),
+		    H(rows[i].binds), H(rows[i].basis));
 	}
 	fprintf(h->out, "</tbody>\n</table>\n</details>\n");
 }
@@ -230,15 +233,16 @@ ladders(struct pd_html *h)
 		    "%s</h2>\n", H(l->host->name), pd_ladder_dir_name(l->dir));
 		key_figures(h, l);
 		verdict(h, l->verdict);
-		fprintf(h->out, "<p class=\"binds-now\"><span class=\"label\">binds "
-		    "now</span> %s</p>\n", H(l->bottleneck));
+		fprintf(h->out, "<p class=\"binds-now\"><span "
+		    "class=\"label\">binds now</span> "
+		    "%s</p>\n", H(l->bottleneck));
 		pd_html_ladder_svg(h, l);
 		ladder_table(h, l);
 		fprintf(h->out, "</div>\n");
 	}
 	for (const struct pd_ladder_gap *g = r->ladder_gaps; g; g = g->next)
-		fprintf(h->out, "<p class=\"gap\">No path-ceiling ladder for %s: "
-		    "needs %s.</p>\n", H(g->host->name), H(g->needs));
+		fprintf(h->out, "<p class=\"gap\">No path-ceiling ladder for "
+		    "%s: needs %s.</p>\n", H(g->host->name), H(g->needs));
 	fprintf(h->out, "</section>\n");
 }
 
@@ -274,14 +278,15 @@ static void
 card_fix(struct pd_html *h, const struct pd_finding *f)
 {
 	if (f->n_fix) {
-		fprintf(h->out, "<h4 class=\"sub\">Fix</h4>\n<pre class=\"fix\"><code>");
+		fprintf(h->out, "<h4 class=\"sub\">Fix</h4>\n<pre "
+		    "class=\"fix\"><code>");
 		for (unsigned k = 0; k < f->n_fix; k++)
 			fprintf(h->out, "%s\n", H(f->fix[k]));
 		fprintf(h->out, "</code></pre>\n");
 	}
 	if (f->verify)
-		fprintf(h->out, "<h4 class=\"sub\">Verify</h4>\n<p class=\"verify\"><code>%s"
-		    "</code></p>\n", H(f->verify));
+		fprintf(h->out, "<h4 class=\"sub\">Verify</h4>\n<p "
+		    "class=\"verify\"><code>%s</code></p>\n", H(f->verify));
 }
 
 static void
@@ -319,8 +324,9 @@ card_links(struct pd_html *h, const struct pd_finding *f)
 static void
 card(struct pd_html *h, size_t i, const struct pd_finding *f)
 {
-	fprintf(h->out, "<article class=\"finding level-%s\" id=\"finding-%zu\">"
-	    "\n<header>\n<span class=\"rank\">%zu</span>\n<span class=\"badge "
+	fprintf(h->out, "<article class=\"finding level-%s\" "
+	    "id=\"finding-%zu\">\n<header>\n<span "
+	    "class=\"rank\">%zu</span>\n<span class=\"badge "
 	    "level-%s\">%s</span>\n<h3><code class=\"rule\">%s</code> %s</h3>"
 	    "\n", level_class(f), i + 1, i + 1, level_class(f), level_class(f),
 	    H(f->rule->id), H(f->rule->title));
@@ -356,12 +362,13 @@ body(struct pd_html *h)
 	const struct pd_report *r = h->r;
 
 	if (r->nothing_read) {
-		fprintf(h->out, "<section id=\"summary\">\n<p class=\"nothing\">"
-		    "<strong>Nothing read:</strong> %s.</p>\n</section>\n",
+		fprintf(h->out, "<section id=\"summary\">\n<p "
+		    "class=\"nothing\"><strong>Nothing read:</strong> "
+		    "%s.</p>\n</section>\n",
 		    H(r->nothing_read));
 	} else if (r->findings->n == 0) {
-		fprintf(h->out, "<section id=\"summary\">\n<p class=\"none\">No "
-		    "findings.</p>\n");
+		fprintf(h->out, "<section id=\"summary\">\n<p "
+		    "class=\"none\">No findings.</p>\n");
 		if (r->n_hidden)
 			fprintf(h->out, "<p class=\"hidden-note\">%u %s below "
 			    "--min-level %s hidden.</p>\n", r->n_hidden,

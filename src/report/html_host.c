@@ -67,8 +67,9 @@ not_applicable(struct pd_html *h)
 	    n = n->next) {
 		if (n->host != host)
 			fprintf(h->out, "%s<li>on %s (%s): ", host ? "</li>\n" :
-			    "<section id=\"not-applicable\">\n<h2>Not applicable"
-			    "</h2>\n<ul class=\"rules\">\n", H(n->host->name),
+			    "<section id=\"not-applicable\">\n<h2>Not "
+			    "applicable</h2>\n<ul "
+			    "class=\"rules\">\n", H(n->host->name),
 			    H(n->inapplicable));
 		else
 			fprintf(h->out, ", ");
@@ -153,10 +154,10 @@ pd_html_members(struct pd_html *h)
 		fprintf(h->out, ", %u of no format pathdoctor reads", unknown);
 	fprintf(h->out, ".</p>\n");
 	if (listed) {
-		fprintf(h->out, "<details class=\"members\">\n<summary>%u member%s "
-		    "to look at</summary>\n<table>\n<thead><tr><th>member</th>"
-		    "<th>format</th><th>status</th><th>notes</th></tr></thead>\n"
-		    "<tbody>\n", listed, listed == 1 ? "" : "s");
+		fprintf(h->out, "<details class=\"members\">\n<summary>%u "
+		    "member%s to look at</summary>\n<table>\n<thead><tr><th>"
+		    "member</th><th>format</th><th>status</th><th>notes</th>"
+		    "</tr></thead>\n<tbody>\n", listed, listed == 1 ? "" : "s");
 		for (const struct pd_member_result *mr = cov->members; mr;
 		    mr = mr->next)
 			if (needs_a_look(mr))
@@ -164,7 +165,8 @@ pd_html_members(struct pd_html *h)
 		fprintf(h->out, "</tbody>\n</table>\n</details>\n");
 	}
 	for (const struct pd_note *n = cov->bundle.notes; n; n = n->next)
-		fprintf(h->out, "<p class=\"note\">Bundle: %s</p>\n", H(n->msg));
+		fprintf(h->out, "<p class=\"note\">Bundle: %s</p>\n",
+		    H(n->msg));
 	fprintf(h->out, "</section>\n");
 }
 
@@ -210,24 +212,41 @@ host_facts(struct pd_html *h, const struct pd_host *ho)
 	    "(%s)</span></dd>\n", pd_iommu_mode_name(ho->iommu.mode),
 	    ho->iommu.reason ? H(ho->iommu.reason) : "unknown");
 	if (ho->cmdline)
-		fprintf(h->out, "<dt>kernel command line</dt><dd><code>%s</code>"
-		    "</dd>\n", H(ho->cmdline));
+		fprintf(h->out, "<dt>kernel command line</dt><dd><code>%s"
+		    "</code></dd>\n", H(ho->cmdline));
 	fprintf(h->out, "<dt>PCI devices</dt><dd>%u</dd>\n<dt>network "
 	    "interfaces</dt><dd>%u</dd>\n", ho->n_pcidevs, ho->n_netdevs);
 	if (ho->collector)
-		fprintf(h->out, "<dt>collected by</dt><dd>%s; %u item%s it could "
-		    "not gather (manifest)</dd>\n", H(ho->collector), ho->n_gaps,
+		fprintf(h->out, "<dt>collected by</dt><dd>%s; %u item%s it "
+		    "could not gather (manifest)</dd>\n", H(ho->collector),
+		    ho->n_gaps,
 		    ho->n_gaps == 1 ? "" : "s");
 	host_workloads(h, ho);
-	for (const struct pd_netdev *nd = ho->netdevs; nd; nd = nd->next)
-		if (nd->kstat_rate.known)
-			fprintf(h->out, "<dt>kernel counters</dt><dd><code>%s</code>"
-			    ": receive %.1f MB/s, send %.1f MB/s over %.0f s</dd>\n",
-			    H(nd->name), nd->kstat_rate.rx_per_s / 1e6,
-			    nd->kstat_rate.tx_per_s / 1e6, nd->kstat_rate.seconds);
+	for (const struct pd_netdev *nd = ho->netdevs; nd; nd = nd->next) {
+		const struct pd_kstat_rate *k = &nd->kstat_rate;
+
+		if (k->known)
+			fprintf(h->out, "<dt>kernel counters</dt><dd><code>%s"
+			    "</code>: receive %.1f MB/s, send %.1f MB/s over "
+			    "%.0f s</dd>\n", H(nd->name), k->rx_per_s / 1e6,
+			    k->tx_per_s / 1e6, k->seconds);
+	}
 	for (const struct pd_model_note *n = ho->notes; n; n = n->next)
 		fprintf(h->out, "<dt>note</dt><dd>%s</dd>\n", H(n->msg));
 	fprintf(h->out, "</dl>\n");
+}
+
+static void
+card_row(struct pd_html *h, const struct pd_pcidev *pf)
+{
+	struct pd_card_row r;
+
+	pd_card_row(pf, &r);
+	fprintf(h->out, "<tr><td><code>%s</code></td><td>%s</td><td>%s</td>",
+	    H(r.pf), H(r.netdev), H(r.link));
+	fprintf(h->out, "<td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s"
+	    "</td></tr>\n", H(r.ceiling), H(r.port), H(r.rx), H(r.lro),
+	    H(r.pause));
 }
 
 static void
@@ -236,22 +255,15 @@ cards(struct pd_html *h, const struct pd_host *ho)
 	for (const struct pd_card *c = ho->cards; c; c = c->next) {
 		fprintf(h->out, "<h4>Card: %s", c->desc ? H(c->desc) : "?");
 		if (c->has_dsn)
-			fprintf(h->out, " <span class=\"muted\">(serial %016llx)"
-			    "</span>", (unsigned long long)c->dsn);
-		fprintf(h->out, "</h4>\n<table class=\"cards\">\n<thead><tr><th>PF"
-		    "</th><th>netdev</th><th>root port, link</th><th>link "
+			fprintf(h->out, " <span class=\"muted\">(serial "
+			    "%016llx)</span>", (unsigned long long)c->dsn);
+		fprintf(h->out, "</h4>\n<table class=\"cards\">\n<thead><tr>"
+		    "<th>PF</th><th>netdev</th><th>root port, "
+		    "link</th><th>link "
 		    "ceiling</th><th>port</th><th>receive</th><th>LRO</th><th>"
 		    "pause</th></tr></thead>\n<tbody>\n");
-		for (unsigned i = 0; i < c->n_pfs; i++) {
-			struct pd_card_row r;
-
-			pd_card_row(c->pfs[i], &r);
-			fprintf(h->out, "<tr><td><code>%s</code></td><td>%s</td>"
-			    "<td>%s</td>", H(r.pf), H(r.netdev), H(r.link));
-			fprintf(h->out, "<td>%s</td><td>%s</td><td>%s</td><td>%s"
-			    "</td><td>%s</td></tr>\n", H(r.ceiling), H(r.port),
-			    H(r.rx), H(r.lro), H(r.pause));
-		}
+		for (unsigned i = 0; i < c->n_pfs; i++)
+			card_row(h, c->pfs[i]);
 		fprintf(h->out, "</tbody>\n</table>\n");
 	}
 }
@@ -305,8 +317,9 @@ profile(struct pd_html *h, const struct pd_profile *p)
 	    H(p->symbols) : "none");
 	fprintf(h->out, "<ul class=\"groups\">\n");
 	for (unsigned g = 0; g < p->n_groups; g++)
-		fprintf(h->out, "<li><strong>%s</strong>: %s%.1f %% of samples, "
-		    "%.1f %% of them idle</li>\n", H(p->groups[g].name),
+		fprintf(h->out, "<li><strong>%s</strong>: %s%.1f %% of "
+		    "samples, %.1f %% of them "
+		    "idle</li>\n", H(p->groups[g].name),
 		    p->has_cpu ? pd_arena_printf(h->a, "%u CPUs seen, ",
 		    p->groups[g].n_cpus) : "", share(p->groups[g].total,
 		    p->period), share(p->groups[g].idle, p->groups[g].total));

@@ -153,8 +153,9 @@ ladder_ceiling(struct pd_html *h, const struct pd_ladder *l, double dmax,
 	bool right = x > LADDER_W / 2;
 
 	fprintf(h->out, "<path class=\"ceiling-line\" d=\"M%.1f %.1fV%.1f\"/>\n"
-	    "<text class=\"ceiling-lbl\" x=\"%.1f\" y=\"14\" text-anchor=\"%s\">"
-	    "hardware ceiling %s</text>\n", x, LTOP - 6, y1, right ? x - 4 :
+	    "<text class=\"ceiling-lbl\" x=\"%.1f\" y=\"14\" "
+	    "text-anchor=\"%s\">hardware ceiling "
+	    "%s</text>\n", x, LTOP - 6, y1, right ? x - 4 :
 	    x + 4, right ? "end" : "start", pd_rate_str(h->a, l->ceiling));
 }
 
@@ -174,17 +175,19 @@ pd_html_ladder_svg(struct pd_html *h, const struct pd_ladder *l)
 	    l->host->name));
 	ladder_axis(h, dmax, LTOP - 6, y1);
 	ladder_bar(h, y, "bar observed", pd_arena_printf(h->a, "observed (%s): "
-	    "%s", l->observed_source, l->observed_what), (double[3]){ l->observed,
-	    l->observed, l->observed }, dmax, pd_rate_str(h->a, l->observed));
+	    "%s", l->observed_source, l->observed_what), (double[3]){
+	    l->observed, l->observed, l->observed }, dmax,
+	    pd_rate_str(h->a, l->observed));
 	for (unsigned i = 0; i < l->n_steps; i++) {
 		const struct pd_ladder_step *s = &l->steps[i];
+		const char *rate = pd_arena_printf(h->a, "%s (%s .. %s)",
+		    pd_rate_str(h->a, s->expected), pd_rate_str(h->a, s->lo),
+		    pd_rate_str(h->a, s->hi));
 
 		y += LROW;
 		ladder_bar(h, y, "bar step", pd_arena_printf(h->a, "fix %u: %s "
 		    "(%s)", i + 1, s->fix, s->finding->rule->id), (double[3]){
-		    s->lo, s->expected, s->hi }, dmax, pd_arena_printf(h->a, "%s (%s .. %s)",
-		    pd_rate_str(h->a, s->expected), pd_rate_str(h->a, s->lo),
-		    pd_rate_str(h->a, s->hi)));
+		    s->lo, s->expected, s->hi }, dmax, rate);
 		whisker(h, y, s->lo, s->hi, dmax);
 	}
 	y += LROW;
@@ -275,8 +278,9 @@ hist_axis(struct pd_html *h, const struct hist *t, double y1)
 		for (unsigned k = 0; k <= (unsigned)t->decades; k++) {
 			double x = HX0 + k / t->decades * HBW;
 
-			fprintf(h->out, "<path class=\"grid\" d=\"M%.1f %.1fV%.1f"
-			    "\"/>\n<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
+			fprintf(h->out, "<path class=\"grid\" d=\"M%.1f "
+			    "%.1fV%.1f\"/>\n<text class=\"tick\" x=\"%.1f\" "
+			    "y=\"%.1f\" "
 			    "text-anchor=\"middle\">%.0f</text>\n", x, HTOP, y1,
 			    x, y1 + 13, pow(10, k));
 		}
@@ -286,15 +290,16 @@ hist_axis(struct pd_html *h, const struct hist *t, double y1)
 		for (double v = 0; v <= t->max + step / 2; v += step) {
 			double x = HX0 + v / t->max * HBW;
 
-			fprintf(h->out, "<path class=\"grid\" d=\"M%.1f %.1fV%.1f"
-			    "\"/>\n<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" "
+			fprintf(h->out, "<path class=\"grid\" d=\"M%.1f "
+			    "%.1fV%.1f\"/>\n<text class=\"tick\" x=\"%.1f\" "
+			    "y=\"%.1f\" "
 			    "text-anchor=\"middle\">%.0f</text>\n", x, HTOP, y1,
 			    x, y1 + 13, v);
 		}
 	}
 	fprintf(h->out, "<text class=\"axis\" x=\"%.1f\" y=\"%.1f\" "
-	    "text-anchor=\"middle\">segments%s</text>\n", HX0 + HBW / 2, y1 + 28,
-	    t->log ? " (log scale)" : "");
+	    "text-anchor=\"middle\">segments%s</text>\n", HX0 + HBW / 2,
+	    y1 + 28, t->log ? " (log scale)" : "");
 }
 
 static void
@@ -316,10 +321,11 @@ hist_svg(struct pd_html *h, const char *title, const struct hist *t)
 		    t->size[i]);
 		if (t->count[i])
 			fprintf(h->out, "<rect class=\"bar size\" x=\"%.1f\" y="
-			    "\"%.1f\" width=\"%.1f\" height=\"14\" rx=\"1.5\"/>\n",
-			    HX0, y, x - HX0);
+			    "\"%.1f\" width=\"%.1f\" height=\"14\" rx=\"1.5\"/>"
+			    "\n", HX0, y, x - HX0);
 		fprintf(h->out, "<text class=\"val\" x=\"%.1f\" y=\"%.1f\">%llu"
-		    "</text>\n", x + 4, y + 11, (unsigned long long)t->count[i]);
+		    "</text>\n", x + 4, y + 11,
+		    (unsigned long long)t->count[i]);
 	}
 	fprintf(h->out, "</svg>\n</div>\n");
 }
@@ -419,7 +425,8 @@ profile_group(struct pd_html *h, const struct pd_profile *p, unsigned g,
 		    H(s->name), H(s->dso), PX0 - 6, y + 11,
 		    H(pd_html_clip(h, s->name, 30)));
 		fprintf(h->out, "<rect class=\"bar %s\" x=\"%.1f\" y=\"%.1f\" "
-		    "width=\"%.1f\" height=\"14\" rx=\"1.5\"/>\n<text class=\"val"
+		    "width=\"%.1f\" height=\"14\" rx=\"1.5\"/>\n<text "
+		    "class=\"val"
 		    "\" x=\"%.1f\" y=\"%.1f\">%.1f %%</text></g>\n", s->kernel ?
 		    "kernel" : "user", PX0, y, w > 1 ? w : 1, PX0 + w + 4,
 		    y + 11, v);
