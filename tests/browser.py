@@ -309,6 +309,14 @@ def check_page(b, html, want_findings, want_pairs, shot):
     return bad, dom
 
 
+def sample_name(bundle):
+    name = os.path.basename(bundle.rstrip("/"))
+    for ext in (".tgz", ".tar.gz"):
+        if name.endswith(ext):
+            return name[:-len(ext)]
+    return name
+
+
 def main():
     if len(sys.argv) < 2:
         print("usage: browser.py BIN [BUNDLE...]", file=sys.stderr)
@@ -334,14 +342,30 @@ def main():
     except (RuntimeError, OSError) as e:
         for bundle in bundles:
             print("not ok browser %s: chromium did not start: %s"
-                  % (os.path.basename(bundle), e))
+                  % (sample_name(bundle), e))
+        log = os.path.join(tmp, "profile.stderr")
+        if os.path.exists(log):
+            with open(log, errors="replace") as f:
+                for line in f.read().splitlines()[-5:]:
+                    print("#   " + line)
+        if b:
+            b.close()
         b = None
         failed = len(bundles)
-    for bundle in bundles if b else []:
-        name = os.path.basename(bundle)
-        for ext in (".tgz", ".tar.gz"):
-            if name.endswith(ext):
-                name = name[:-len(ext)]
+    try:
+        failed += run_all(b, binary, bundles, tmp) if b else 0
+    finally:
+        if b:
+            b.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 1 if failed else 0
+
+
+def run_all(b, binary, bundles, tmp):
+    """One TAP line per bundle; returns how many failed."""
+    failed = 0
+    for bundle in bundles:
+        name = sample_name(bundle)
         html = os.path.join(tmp, name + ".html")
         shot = os.path.join("build/screenshots", name + ".png")
         try:
@@ -361,10 +385,7 @@ def main():
                   "%d px tall, %s" % (name, nf, "" if nf == 1 else "s",
                                       npairs, "" if npairs == 1 else "s",
                                       dom["height"], shot))
-    if b:
-        b.close()
-    shutil.rmtree(tmp, ignore_errors=True)
-    return 1 if failed else 0
+    return failed
 
 
 if __name__ == "__main__":
