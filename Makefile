@@ -12,7 +12,7 @@ DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
             liblzma-dev \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
-            iproute2 pciutils busybox procps shellcheck
+            iproute2 pciutils busybox procps shellcheck chromium
 
 DEV_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \

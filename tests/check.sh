@@ -15,6 +15,8 @@
 #            bounded memory
 #   replay   the fuzz corpora and samples through the fuzz harnesses
 #   samples  the sample bundles regenerate byte for byte
+#   browser  the HTML report of every sample in headless Chromium: no
+#            error, no request, one card per finding, not blank
 #   kernel-captures  samples/capture-kernel.sh still makes captures that
 #            show what the samples show (root only)
 #   collect  pathdoctor-collect in network namespaces, read back (root)
@@ -73,6 +75,7 @@ stage() {
 	stage replay-diff "$build/replay-diff" tests/fuzz/corpus/diff \
 	    samples/*.tgz
 	stage samples sh tests/samples-reproducible.sh
+	stage browser python3 tests/browser.py "$build/pathdoctor"
 	stage kernel-captures sh tests/kernel-captures.sh "$build/pathdoctor"
 	stage collect sh tests/collect.sh "$build/pathdoctor"
 } >"$log.all" 2>&1

@@ -257,3 +257,47 @@ pd_json_str(const char *s)
 	free(buf);
 	return j;
 }
+
+/* The entity for an HTML metacharacter, NULL for any other byte. */
+static const char *
+html_entity(unsigned char c)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&#39;";
+	default: return NULL;
+	}
+}
+
+/* Text and attribute values alike: an entity is at most 6 bytes for one,
+ * \xNN 4 for one, so 6 bytes per byte of s always suffice. */
+const char *
+pd_html_text(struct pd_arena *a, const char *s)
+{
+	if (!s)
+		return "";
+	char *out = pd_arena_alloc(a, 6 * strlen(s) + 1), *o = out;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p;) {
+		size_t n = utf8_len(p);
+		const char *ent = n == 1 ? html_entity(*p) : NULL;
+
+		if (n == 0 || control(p, n)) {
+			for (size_t i = 0; i < (n ? n : 1); i++)
+				o = hex(o, p[i]);
+			p += n ? n : 1;
+		} else if (ent) {
+			o = stpcpy(o, ent);
+			p++;
+		} else {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		}
+	}
+	*o = '\0';
+	return out;
+}

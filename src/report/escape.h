@@ -23,6 +23,9 @@
  *   md fenced    as term; a line that would close the ``` fence gets a
  *                leading space
  *   json         invalid bytes as above; the rest is jansson's escaping
+ *   html         as term, and & < > " ' as the entities &amp; &lt; &gt;
+ *                &quot; &#39;: safe in element text and in attribute
+ *                values in either quote
  *
  * NULL in gives "" (json: NULL, as json_string). */
 #ifndef PD_ESCAPE_H
@@ -37,5 +40,6 @@ const char *pd_md_text(struct pd_arena *a, const char *s);
 const char *pd_md_code(struct pd_arena *a, const char *s);
 const char *pd_md_fenced(struct pd_arena *a, const char *line);
 json_t *pd_json_str(const char *s);
+const char *pd_html_text(struct pd_arena *a, const char *s);
 
 #endif

@@ -7,11 +7,13 @@
 extern const struct pd_renderer pd_render_md;
 extern const struct pd_renderer pd_render_json;
 extern const struct pd_renderer pd_render_term;
+extern const struct pd_renderer pd_render_html;
 
 const struct pd_renderer *const pd_renderers[] = {
 	&pd_render_md,
 	&pd_render_json,
 	&pd_render_term,
+	&pd_render_html,
 	NULL,
 };
 

@@ -344,6 +344,94 @@ test_md_report(void **state)
 	free(md);
 }
 
+static void
+test_html_text(void **state)
+{
+	static const struct esc_case c[] = {
+		{ "nic.idle-pf on 0002:01:00.0", "nic.idle-pf on 0002:01:00.0" },
+		{ "<img src=x onerror=alert(1)>",
+		    "&lt;img src=x onerror=alert(1)&gt;" },
+		{ "a & b \"q\" 'q'", "a &amp; b &quot;q&quot; &#39;q&#39;" },
+		{ "&amp;", "&amp;amp;" },
+		{ "tap -> br", "tap -&gt; br" },
+		{ "a\x1b[2Jb\n", "a\\x1b[2Jb\\x0a" },
+		{ "bad\xff<", "bad\\xff&lt;" },
+		{ "rlo \xe2\x80\xae" "x", "rlo \\xe2\\x80\\xaex" },
+		{ "caf\xc3\xa9", "caf\xc3\xa9" },
+		{ NULL, "" },
+	};
+
+	(void)state;
+	each(pd_html_text, c, sizeof(c) / sizeof(c[0]));
+}
+
+/* A member named like markup is listed (no format reads it) as text in
+ * the HTML page: no tag, no raw control byte. */
+static void
+test_hostile_names_html(void **state)
+{
+	struct tar_entry e[] = {
+		{ .path = "x/<script>alert(1)</script>\x1b.txt", .data = "?\n" },
+		{ .path = "x/uname.txt", .data = "Linux h1 6.1.0 #1 SMP "
+		    "PREEMPT_DYNAMIC Mon Aug 18 11:37:29 UTC 2025 aarch64 "
+		    "GNU/Linux\n" },
+	};
+	size_t len, n = 0;
+	unsigned char *tar = raw_tar(e, 2, &len);
+	struct parsed p;
+	struct pd_report r;
+	char *buf = NULL;
+	FILE *out;
+
+	(void)state;
+	parsed_read_memory(&p, tar, len, "dir/t<b>.tar");
+	pd_report_build(&r, "dir/t<b>.tar", p.m, &p.cov, &p.fs, NULL);
+	out = open_memstream(&buf, &n);
+	assert_int_equal(pd_renderer_find("html")->render(&r, out), 0);
+	fclose(out);
+	assert_null(strstr(buf, "<script"));
+	assert_null(strstr(buf, "<b>"));
+	assert_null(strchr(buf, 0x1b));
+	assert_non_null(strstr(buf, "&lt;script&gt;alert(1)&lt;/script&gt;"
+	    "\\x1b.txt"));
+	assert_non_null(strstr(buf, "<title>pathdoctor: t&lt;b&gt;.tar</title>"));
+	free(buf);
+	/* --brief and --min-level: the hidden count said, members left out */
+	r.brief = true;
+	r.n_hidden = 2;
+	buf = NULL;
+	out = open_memstream(&buf, &n);
+	assert_int_equal(pd_renderer_find("html")->render(&r, out), 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "2 findings below --min-level are hidden"));
+	assert_null(strstr(buf, "id=\"members\""));
+	free(buf);
+	/* a finding from a rule with documentation: web links only, the
+	 * summary as text */
+	static const char *const links[] = { "https://example.org/d?a=1&b=2",
+		"javascript:alert(1)", NULL };
+	static const struct pd_rule rule = { .id = "t.rule", .title = "T",
+		.links = links };
+	struct pd_finding *f = pd_finding_new(&p.fs, &rule, p.m->hosts, "s<");
+
+	f->summary = "<b>bold</b>";
+	r.brief = false;
+	r.findings = &p.fs;
+	buf = NULL;
+	out = open_memstream(&buf, &n);
+	assert_int_equal(pd_renderer_find("html")->render(&r, out), 0);
+	fclose(out);
+	assert_non_null(strstr(buf, "<article class=\"finding level-"));
+	assert_non_null(strstr(buf, "<a href=\"https://example.org/d?a=1&amp;"
+	    "b=2\">"));
+	assert_null(strstr(buf, "javascript:"));
+	assert_null(strstr(buf, "<b>"));
+	assert_non_null(strstr(buf, "&lt;b&gt;bold&lt;/b&gt;"));
+	free(buf);
+	parsed_free(&p);
+	free(tar);
+}
+
 int
 test_group_escape(void)
 {
@@ -357,6 +445,8 @@ test_group_escape(void)
 		cmocka_unit_test(test_md_report),
 		cmocka_unit_test(test_json_str),
 		cmocka_unit_test(test_hostile_names_json),
+		cmocka_unit_test(test_html_text),
+		cmocka_unit_test(test_hostile_names_html),
 	};
 	return cmocka_run_group_tests_name("escape", tests, NULL, NULL);
 }
