@@ -164,10 +164,11 @@ pd_path_decide(struct path *p)
 	    io->f_self >= CPU_FIRE) {
 		p->binds = BIND_CPU;
 		p->binds_how = pd_arena_printf(p->a, "the observed %s is %.0f "
-		    "%% of the %s the hardware carries now while the %s cores "
+		    "%% of the %s the hardware carries now while %s "
 		    "are %.0f %% busy, %.0f %% of it in strict IOMMU "
 		    "invalidation", rate(p->a, p->observed), 100 * close,
-		    rate(p->a, hw.hw_ideal), io->cores,
+		    rate(p->a, hw.hw_ideal), pd_prof_group_cores(p->a,
+		    io->cores, true),
 		    100 * io->busy, 100 * io->f_self);
 		return;
 	}

@@ -9,6 +9,7 @@
 #include "finalize/cardlink.h"
 #include "ladder/path.h"
 #include "pathdoctor/arena.h"
+#include "pathdoctor/profile.h"
 #include "pathdoctor/rule.h"
 
 #define GAIN_EPS 1e-9	/* GB/s: equal outcomes compare equal */
@@ -60,21 +61,23 @@ lever_text(const struct path *p, const struct pd_lever *lv,
 	switch (lv->kind) {
 	case PD_LEVER_IOMMU_LAZY:
 		if (p->binds == BIND_CPU)
-			return pd_arena_printf(a, "lazy invalidation frees the "
-			    "%s cores' %.0f %% of busy time: at least the Amdahl "
+			return pd_arena_printf(a, "lazy invalidation frees "
+			    "%s' %.0f %% of busy time: at least the Amdahl "
 			    "bound 1/(1-f) = %.2fx (the low end); measured on "
 			    "GB10 (f = 0.57: 3.9x against a 2.3x bound, the "
 			    "invalidation queue's lock serialising the other "
 			    "cores) the reads then rose until the hardware bound "
-			    "them, so the expected and high ends are %s", lv->cores,
+			    "them, so the expected and high ends are %s",
+			    pd_prof_group_cores(a, lv->cores, true),
 			    100 * lv->f_self, pd_amdahl(lv->f_self),
 			    lv->f_self >= 0.3 ? "what binds next" :
 			    "the Amdahl bound with what runs below it");
 		return pd_arena_printf(a, "lazy invalidation returns what "
 		    "strict-mode translation costs the links (the "
 		    "iommu-translation stage)%s", lv->f_self > 0 ?
-		    pd_arena_printf(a, " and %.0f %% of the %s cores' busy "
-		    "time", 100 * lv->f_self, lv->cores) : "");
+		    pd_arena_printf(a, " and %.0f %% of %s' busy time",
+		    100 * lv->f_self, pd_prof_group_cores(a, lv->cores,
+		    true)) : "");
 	case PD_LEVER_MPS:
 		return pd_arena_printf(a, "MaxPayload %d raises each link's TLP "
 		    "payload efficiency to %.1f %%%s", lv->mps_to,

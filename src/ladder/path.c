@@ -285,8 +285,9 @@ pd_path_eval(const struct path *p, unsigned mask, int which, enum est e_fix,
 		o.by_hw = false;
 		o.binds = c > p->observed ? "the CPU (at the Amdahl bound of "
 		    "what is left)" : pd_arena_printf(p->a, "the CPU (%s "
-		    "cores busy in strict IOMMU invalidation)",
-		    p->iommu && p->iommu->cores ? p->iommu->cores : "the");
+		    "busy in strict IOMMU invalidation)", p->iommu &&
+		    p->iommu->cores ? pd_prof_group_cores(p->a,
+		    p->iommu->cores, false) : "the cores");
 	}
 	if (g < o.gbs) {
 		o.gbs = g;
