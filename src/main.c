@@ -510,6 +510,7 @@ main(int argc, char **argv)
 	int done;
 
 	pd_limits_default(&cfg.lim);
+	cfg.lim.term_text = pd_term_text;
 	if (argc > 1 && strcmp(argv[1], "diff") == 0) {
 		cfg.diff = true;
 		argv++;		/* "diff" stands where the program name was */
