@@ -95,17 +95,28 @@ finding_head(FILE *out, const struct pd_report *r, const struct style *s,
 	pd_wrap_text(out, w, col, hang(w, col, 5), subject);
 }
 
+/* Drawn to its own width, not reflowed: indented less where the usual
+ * three spaces would push it past the line. */
 static void
 finding_chart(FILE *out, struct pd_arena *a, const struct style *s,
-    const struct pd_finding *f)
+    const struct pd_finding *f, unsigned width)
 {
 	const char *chart = pd_chart_draw(a, f->chart);
+	unsigned widest = 0, indent = 3;
 
-	/* drawn to its own width: not reflowed */
+	for (const char *p = chart; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		unsigned k = pd_ncols(p, n);
+
+		widest = k > widest ? k : widest;
+		p += n + (p[n] == '\n');
+	}
+	if (widest + indent > width)
+		indent = width > widest ? width - widest : 0;
 	for (const char *p = chart; p && *p;) {
 		size_t n = strcspn(p, "\n");
 
-		fprintf(out, "   %s%s%s\n", s->dim,
+		fprintf(out, "%*s%s%s%s\n", (int)indent, "", s->dim,
 		    T(pd_arena_strndup(a, p, n)), s->off);
 		p += n + (p[n] == '\n');
 	}
@@ -122,7 +133,7 @@ finding(FILE *out, const struct pd_report *r, const struct style *s,
 	finding_head(out, r, s, i, f);
 	fprintf(out, "   ");
 	pd_wrap_text(out, w, 3, 3, T(f->summary));
-	finding_chart(out, a, s, f);
+	finding_chart(out, a, s, f, w);
 	pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
 	fprintf(out, "   %sgain%s %s  %sconfidence%s %d %%  %srisk%s "
 	    "%s", s->dim, s->off, gain, s->dim, s->off,

@@ -52,13 +52,36 @@ bytes_of_cols(const char *s, unsigned cols)
 	return i;
 }
 
-/* Where the word at s[i] ends; its columns into *wc. */
+/* True when s (after a space) is a unit that stays with the number
+ * before it: "6.30 GB/s", "57.0 %". */
+static bool
+unit_at(const char *s)
+{
+	static const char *const units[] = { "%", "B", "kB", "MB", "GB", "TB",
+		"B/s", "kB/s", "MB/s", "GB/s", "Mb/s", "Gb/s", "Gbit/s",
+		"Mbit/s", "ms", "us", "s", "bytes", NULL };
+
+	for (const char *const *u = units; *u; u++) {
+		size_t n = strlen(*u);
+
+		if (strncmp(s, *u, n) == 0 && strchr(" \n,.;:)", s[n]))
+			return true;
+	}
+	return false;
+}
+
+/* Where the word at s[i] ends (a number and its unit are one); its
+ * columns into *wc. */
 static size_t
 word_end(const char *s, size_t i, unsigned *wc)
 {
 	*wc = 0;
-	for (; s[i] && s[i] != ' ' && s[i] != '\n'; i++)
+	for (; s[i] && s[i] != '\n'; i++) {
+		if (s[i] == ' ' && !(i > 0 && s[i - 1] >= '0' &&
+		    s[i - 1] <= '9' && unit_at(s + i + 1)))
+			break;
 		*wc += lead_byte(s[i]);
+	}
 	return i;
 }
 
