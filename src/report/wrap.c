@@ -154,7 +154,7 @@ wrap(FILE *out, unsigned width, unsigned col, unsigned indent,
 	unsigned lead = indent + pd_cols(cont);
 	bool first = true;
 
-	if (col > lead && first_word(p) > room(width, col) &&
+	if (col > lead && first_word(p) > (width > col ? width - col : 0) &&
 	    first_word(p) <= room(width, lead)) {
 		fputc('\n', out);
 		first = false;
