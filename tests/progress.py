@@ -1,18 +1,23 @@
 #!/usr/bin/env python3
 """The status lines on a terminal: a slow pipe into `pathdoctor -` with
 stderr on a pseudo-terminal must show that stdin is silent and a member's
-progress, each taken off again; with stderr a file, neither.  TAP output.
+progress, each taken off again; with stderr a file, neither.  And the
+report on a pseudo-terminal: coloured only without NO_COLOR and with a
+TERM that is not dumb, laid out for the terminal's width.  TAP output.
 
     python3 tests/progress.py BIN
 """
+import fcntl
 import io
 import os
 import pty
 import re
+import struct
 import subprocess
 import sys
 import tarfile
 import tempfile
+import termios
 import threading
 import time
 
@@ -85,6 +90,61 @@ def run(binary, data, on_tty):
     return rc, got
 
 
+def drain(master):
+    """Everything written to the pty until its last writer is gone."""
+    got = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:             # EIO: every writer of the pty is gone
+            break
+        if not chunk:
+            break
+        got += chunk
+    os.close(master)
+    return got
+
+
+def report_on_tty(binary, env, cols):
+    """pathdoctor SAMPLE with stdout on a pty of cols columns."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
+    full = {k: v for k, v in os.environ.items()
+            if k not in ("NO_COLOR", "TERM", "COLUMNS")}
+    full.update({k: v for k, v in env.items() if v is not None})
+    p = subprocess.Popen([binary, "samples/gx10-before.tgz"],
+                         stdin=subprocess.DEVNULL, stdout=slave,
+                         stderr=subprocess.DEVNULL, env=full)
+    os.close(slave)
+    out = drain(master).decode("utf-8", "replace")
+    return p.wait(), out
+
+
+def widest(text):
+    """The longest line, colour codes and the pty's \r taken off."""
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text).replace("\r", "")
+    return max(len(line) for line in plain.split("\n"))
+
+
+def colour_cases(binary, results):
+    cases = (("colour on a terminal", {"TERM": "xterm"}, True),
+             ("colour with NO_COLOR empty", {"TERM": "xterm",
+                                             "NO_COLOR": ""}, True),
+             ("no colour with NO_COLOR set", {"TERM": "xterm",
+                                              "NO_COLOR": "1"}, False),
+             ("no colour with TERM=dumb", {"TERM": "dumb"}, False),
+             ("no colour with TERM unset", {}, False))
+    for name, env, want in cases:
+        rc, out = report_on_tty(binary, env, 80)
+        results.append((name, rc == 0 and ("\x1b[" in out) == want))
+    rc, out = report_on_tty(binary, {"TERM": "xterm"}, 100)
+    results.append(("laid out for the terminal's 100 columns",
+                    rc == 0 and 80 < widest(out) <= 100))
+    rc, out = report_on_tty(binary, {"TERM": "xterm", "COLUMNS": "150"}, 90)
+    results.append(("the terminal's width over $COLUMNS",
+                    rc == 0 and widest(out) <= 90))
+
+
 def main():
     binary = sys.argv[1]
     data = bundle()
@@ -113,6 +173,7 @@ def main():
     results.append(("exit 0 with stderr a file", rc == 0))
     results.append(("nothing on stderr when it is not a terminal",
                     err == b""))
+    colour_cases(binary, results)
 
     print("1..%d" % len(results))
     for name, ok in results:
