@@ -652,6 +652,17 @@ finish(struct walk *w, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Progress lines when main asked for them and stderr is a terminal;
+ * the bundle's size when it is a file. */
+static void
+progress_on(struct walk *w, struct pd_progress *p, const struct stat *st)
+{
+	if (!w->lim->term_text || !pd_status_on())
+		return;
+	w->progress = p;
+	w->bundle_size = S_ISREG(st->st_mode) ? (uint64_t)st->st_size : 0;
+}
+
 int
 pd_bundle_read(const char *path, const struct pd_limits *lim,
     struct pd_model *m, struct pd_coverage *cov, char *err, size_t errlen)
@@ -676,10 +687,7 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 		}
 		st.st_mode = 0;
 	}
-	if (lim->term_text && pd_status_on()) {
-		w.progress = &progress;
-		w.bundle_size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
-	}
+	progress_on(&w, &progress, &st);
 	if (!is_stdin && S_ISDIR(st.st_mode)) {
 		walk_dir(&w, path, NULL, 0);
 		return finish(&w, path, err, errlen);

@@ -60,16 +60,10 @@ finding(FILE *out, struct pd_arena *a, const struct pd_diff_finding *df)
 	}
 }
 
+/* The throughput both sides, the prediction, a regression. */
 static void
-host(FILE *out, struct pd_arena *a, const struct pd_diff_host *dh)
+throughput(FILE *out, struct pd_arena *a, const struct pd_diff_host *dh)
 {
-	const struct pd_host *h = dh->after ? dh->after : dh->before;
-
-	fprintf(out, "\n");
-	line(out, 0, 5, pd_arena_printf(a, "Host %s (matched by %s)",
-	    T(h->name), T(dh->match_how)));
-	if (!dh->before || !dh->after)
-		return;
 	fprintf(out, "\n");
 	if (dh->tp_known)
 		line(out, 2, 4, pd_arena_printf(a, "throughput (%s): %s -> %s "
@@ -88,6 +82,19 @@ host(FILE *out, struct pd_arena *a, const struct pd_diff_host *dh)
 	if (dh->regression)
 		line(out, 2, 14, pd_arena_printf(a, "regression: %s",
 		    T(dh->regression_why)));
+}
+
+static void
+host(FILE *out, struct pd_arena *a, const struct pd_diff_host *dh)
+{
+	const struct pd_host *h = dh->after ? dh->after : dh->before;
+
+	fprintf(out, "\n");
+	line(out, 0, 5, pd_arena_printf(a, "Host %s (matched by %s)",
+	    T(h->name), T(dh->match_how)));
+	if (!dh->before || !dh->after)
+		return;
+	throughput(out, a, dh);
 	fprintf(out, "\n  findings: %u resolved, %u persisting, %u new\n",
 	    dh->n_resolved, dh->n_persisting, dh->n_new);
 	for (const struct pd_diff_finding *df = dh->findings; df;
