@@ -78,6 +78,7 @@ struct config {
 	bool diff, fail_on_regression;	/* pathdoctor diff BEFORE AFTER */
 	struct pd_limits lim;
 	uint64_t width;			/* --width; 0: the terminal's */
+	bool width_given;
 };
 
 static void
@@ -271,7 +272,8 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 			break;
 		case OPT_MAX_DEPTH: lim = &cfg->lim.max_depth; break;
 		case OPT_MAX_LINE: lim = &cfg->lim.max_line; size = true; break;
-		case OPT_WIDTH: lim = &cfg->width; break;
+		case OPT_WIDTH: lim = &cfg->width; cfg->width_given = true;
+			break;
 		case ':':
 			fprintf(stderr, "pathdoctor: option '%s' needs a "
 			    "value\n", argv[optind - 1]);
@@ -310,7 +312,7 @@ check_args(int argc, const struct config *cfg)
 		fprintf(stderr, "pathdoctor: --max-line: between 1 and 1G\n");
 		return -1;
 	}
-	if (cfg->width && (cfg->width < PD_WIDTH_MIN ||
+	if (cfg->width_given && (cfg->width < PD_WIDTH_MIN ||
 	    cfg->width > PD_WIDTH_MAX)) {
 		fprintf(stderr, "pathdoctor: --width: between %d and %d\n",
 		    PD_WIDTH_MIN, PD_WIDTH_MAX);
