@@ -17,6 +17,7 @@
 #include "pathdoctor/text.h"
 #include "report/dump.h"
 #include "report/escape.h"
+#include "report/wrap.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_BUNDLE = 3,
 	EXIT_NOTHING = 4 };
@@ -27,7 +28,7 @@ enum opt_id {
 	OPT_SKIP, OPT_DUMP_MODEL, OPT_FAIL_ON, OPT_VERSION, OPT_MAX_MEMBERS,
 	OPT_MAX_TOTAL, OPT_MAX_RATIO, OPT_MAX_SPOOL, OPT_MAX_DEPTH,
 	OPT_MAX_LINE, OPT_ONE_THREAD, OPT_FAIL_ON_REGRESSION, OPT_MIN_LEVEL,
-	OPT_BRIEF,
+	OPT_BRIEF, OPT_WIDTH,
 };
 
 static const struct opt {
@@ -64,6 +65,8 @@ static const struct opt {
 	{ "max-line", OPT_MAX_LINE, "SIZE", "longest text line read (1M)" },
 	{ "one-thread", OPT_ONE_THREAD, NULL, "decompress a gzip'd or xz'd "
 	    "bundle on the analysing thread (default: on a second thread)" },
+	{ "width", OPT_WIDTH, "N", "term: lay out for N columns (default: the "
+	    "terminal's, else $COLUMNS, else 80)" },
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, NULL, "diff: exit 1 "
 	    "when a finding is new in AFTER or the throughput fell by more "
 	    "than the 7 % noise" },
@@ -78,6 +81,8 @@ struct config {
 	bool dump_model, brief;
 	bool diff, fail_on_regression;	/* pathdoctor diff BEFORE AFTER */
 	struct pd_limits lim;
+	uint64_t width;			/* --width; 0: the terminal's */
+	bool width_given;
 };
 
 static void
@@ -107,7 +112,8 @@ usage(FILE *out)
 	    "\nExit status: 0 analysed; 1 findings at or above "
 	    "--fail-on (or a regression\nwith --fail-on-regression); 2 usage "
 	    "error; 3 bundle unreadable; 4 no member\nof a format pathdoctor "
-	    "reads.  NO_COLOR turns colour off.\n");
+	    "reads.  Colour only on a terminal, never with NO_COLOR set or\n"
+	    "TERM unset or dumb.\n");
 }
 
 static bool
@@ -321,6 +327,8 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 			break;
 		case OPT_MAX_DEPTH: lim = &cfg->lim.max_depth; break;
 		case OPT_MAX_LINE: lim = &cfg->lim.max_line; size = true; break;
+		case OPT_WIDTH: lim = &cfg->width; cfg->width_given = true;
+			break;
 		case ':':
 			fprintf(stderr, "pathdoctor: option '%s' needs a "
 			    "value\n", argv[optind - 1]);
@@ -357,6 +365,12 @@ check_args(int argc, const struct config *cfg)
 		return -1;
 	if (cfg->lim.max_line == 0 || cfg->lim.max_line > (1u << 30)) {
 		fprintf(stderr, "pathdoctor: --max-line: between 1 and 1G\n");
+		return -1;
+	}
+	if (cfg->width_given && (cfg->width < PD_WIDTH_MIN ||
+	    cfg->width > PD_WIDTH_MAX)) {
+		fprintf(stderr, "pathdoctor: --width: between %d and %d\n",
+		    PD_WIDTH_MIN, PD_WIDTH_MAX);
 		return -1;
 	}
 	if (cfg->diff && cfg->dump_model) {
@@ -493,9 +507,9 @@ run(const struct config *cfg, const char *bundle)
 	report(cfg, bundle, &l);
 	l.r.brief = cfg->brief;
 	const struct pd_renderer *ren = pd_renderer_find(pick_format(cfg, out));
-	const char *nc = getenv("NO_COLOR");
 
-	l.r.color = ren->colour && isatty(fileno(out)) && !(nc && nc[0]);
+	l.r.color = ren->colour && pd_term_colour(fileno(out));
+	l.r.width = pd_term_width(fileno(out), (unsigned)cfg->width);
 	if (ren->render(&l.r, out) != 0) {
 		fprintf(stderr, "pathdoctor: writing the report failed\n");
 		rc = EXIT_BUNDLE;
@@ -533,6 +547,7 @@ run_diff(const struct config *cfg, const char *before, const char *after)
 	}
 	report(cfg, before, &b);
 	report(cfg, after, &a);
+	b.r.width = a.r.width = pd_term_width(fileno(out), (unsigned)cfg->width);
 	struct pd_diff d;
 
 	pd_diff_build(&d, &b.r, &a.r, pd_model_arena(a.m));
@@ -560,6 +575,7 @@ main(int argc, char **argv)
 	int done;
 
 	pd_limits_default(&cfg.lim);
+	cfg.lim.term_text = pd_term_text;
 	if (argc > 1 && strcmp(argv[1], "diff") == 0) {
 		cfg.diff = true;
 		argv++;		/* "diff" stands where the program name was */

@@ -175,9 +175,9 @@ else
 	echo "ok caps many-members # SKIP python3 not installed"
 fi
 
-# a stalled stdin: said on a terminal, then read to its end
+# a stalled stdin: said on a terminal after 1 s, then read to its end
 if command -v script >/dev/null 2>&1; then
-	script -qec "(cat samples/gx10-before.tgz; sleep 3) | $bin - \
+	script -qec "(cat samples/gx10-before.tgz; sleep 2) | $bin - \
 	    >$tmp/out" /dev/null >"$tmp/tty" 2>&1
 	rc=$?
 	if [ $rc -eq 0 ] && grep -q "waiting for input on stdin" "$tmp/tty" &&
@@ -186,7 +186,7 @@ if command -v script >/dev/null 2>&1; then
 	else
 		echo "not ok caps stdin-stall: exit $rc"
 	fi
-	(cat samples/gx10-before.tgz; sleep 3) | "$bin" - >/dev/null \
+	(cat samples/gx10-before.tgz; sleep 2) | "$bin" - >/dev/null \
 	    2>"$tmp/err"
 	if [ -s "$tmp/err" ]; then echo "not ok caps stdin-stall-quiet"
 	else echo "ok caps stdin-stall-quiet"; fi

@@ -7,6 +7,8 @@
 #   install  make install into a DESTDIR: programs, man pages, schemas
 #   caps     hostile bundles made at test time: bombs at every layer,
 #            xz dictionaries, many members, a stalled stdin
+#   progress the status lines on a terminal's stderr (a pty): stdin
+#            silent, a slow member's progress; none when stderr is a file
 #   tshark   capture histograms and TCP analysis against tshark's
 #   perf     profile shares against perf report's (live and corpus)
 #   hostile  large hostile members made at test time: bounded memory,
@@ -61,6 +63,7 @@ stage() {
 	stage cli sh tests/cli.sh "$build/pathdoctor"
 	stage install sh tests/install.sh
 	stage caps sh tests/caps.sh "$build/pathdoctor"
+	stage progress python3 tests/progress.py "$build/pathdoctor"
 	stage ladder sh tests/ladder-accept.sh "$build/pathdoctor"
 	stage tshark sh tests/tshark-compare.sh "$build/pathdoctor"
 	stage perf sh tests/perf-compare.sh "$build/pathdoctor"

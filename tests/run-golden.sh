@@ -12,6 +12,8 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 root=$(pwd)
 corpus=${PD_CORPUS:-../shared/corpus}
 export TZ=UTC LC_ALL=C NO_COLOR=1
+# the terminal of whoever runs them must not change the layout
+unset COLUMNS
 out=$(mktemp)
 trap 'rm -f "$out" "$out.list"' EXIT
 golden_entries >"$out.list"

@@ -18,6 +18,8 @@ bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 shift
 corpus=${PD_CORPUS:-../shared/corpus}
 export TZ=UTC LC_ALL=C NO_COLOR=1
+# the terminal of whoever runs them must not change the layout
+unset COLUMNS
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.out" "$tmp.list"' EXIT
 golden_entries >"$tmp"

@@ -27,6 +27,16 @@ struct pd_prof_group {
 };
 
 #define PD_PROF_GROUPS 8
+#define PD_PROF_ALL_CPUS "all CPUs"	/* the group when types are unknown */
+
+/* A group's name as the subject of a sentence: "all CPUs" is plural
+ * ("all CPUs spend", "of their"), a core type's name is not. */
+struct pd_arena;
+bool pd_prof_group_plural(const char *name);
+/* Its cores: "the Cortex-X925 cores", "all CPUs" (with_the false:
+ * "Cortex-X925 cores", "all CPUs"). */
+const char *pd_prof_group_cores(struct pd_arena *a, const char *name,
+    bool with_the);
 #define PD_PROF_TOP 10		/* top symbols kept per group */
 
 /* A call stack after symbolisation: n symbol indexes from

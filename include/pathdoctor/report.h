@@ -64,6 +64,7 @@ struct pd_report {
 	 * no member was identified; NULL otherwise */
 	const char *nothing_read;
 	bool color;			/* renderers with .colour only */
+	unsigned width;			/* term: columns to lay out for (0: 80) */
 	bool brief;			/* --brief: the verdict, the summary
 					 * table and the ladder only */
 	unsigned n_hidden;		/* findings below --min-level, left

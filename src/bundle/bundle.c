@@ -236,6 +236,30 @@ other_netns(struct walk *w, const char *path)
 	return true;
 }
 
+/* A top-level member's progress line (on a terminal only): of its size,
+ * else of the bundle's. */
+static void
+progress_begin(struct walk *w, const char *path, int64_t size,
+    const struct counted *cnt, unsigned depth)
+{
+	if (!w->progress || depth > 0)
+		return;
+	w->progress_of = cnt;
+	w->progress_bundle = size < 0;
+	pd_progress_start(w->progress, w->lim->term_text(w->arena, path),
+	    size >= 0 ? (uint64_t)size : w->bundle_size,
+	    size >= 0 ? 0 : pd_walk_bundle_in(w));
+}
+
+static void
+progress_end(struct walk *w, unsigned depth)
+{
+	if (!w->progress || depth > 0)
+		return;
+	pd_progress_end(w->progress);
+	w->progress_of = NULL;
+}
+
 /* One regular member: unwrap, sniff, parse, drain, record.  Kept whole
  * because the steps share the member's input and cleanup: its one exit
  * path frees what the unwrapping opened. */
@@ -267,6 +291,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 		return;
 	}
 	res = add_result(w, path, "unknown");
+	progress_begin(w, path, size, &cnt, depth);
 	size_t n = fill_head(s, head, PD_PEEK_MAX, &err);
 	struct pd_member m = {
 		.path = path, .hint_path = path, .size = size, .head = head,
@@ -335,6 +360,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 		    in.errmsg[0] ? in.errmsg : s.err(s.ctx));
 	pd_input_release(&in);
 out:
+	progress_end(w, depth);
 	pd_input_release(&outer);
 	pd_unwrap_free(&u);
 	free(inner_head);
@@ -562,6 +588,7 @@ pd_limits_default(struct pd_limits *l)
 	l->max_depth = 3;
 	l->max_line = 1u << 20;
 	l->one_thread = false;
+	l->term_text = NULL;
 }
 
 static int
@@ -625,6 +652,17 @@ finish(struct walk *w, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Progress lines when main asked for them and stderr is a terminal;
+ * the bundle's size when it is a file. */
+static void
+progress_on(struct walk *w, struct pd_progress *p, const struct stat *st)
+{
+	if (!w->lim->term_text || !pd_status_on())
+		return;
+	w->progress = p;
+	w->bundle_size = S_ISREG(st->st_mode) ? (uint64_t)st->st_size : 0;
+}
+
 int
 pd_bundle_read(const char *path, const struct pd_limits *lim,
     struct pd_model *m, struct pd_coverage *cov, char *err, size_t errlen)
@@ -633,6 +671,7 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 		.cov = cov, .top = { .owner = &cov->bundle } };
 	struct archive *a = NULL;
 	struct pd_readahead *ra = NULL;
+	struct pd_progress progress;
 	struct stat st;
 	int rc = -1;
 
@@ -641,10 +680,14 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 	pd_diag_init(&cov->bundle, m->arena, path);
 	bool is_stdin = strcmp(path, "-") == 0;
 
-	if (!is_stdin && stat(path, &st) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
+	if ((is_stdin ? fstat(STDIN_FILENO, &st) : stat(path, &st)) != 0) {
+		if (!is_stdin) {
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+		st.st_mode = 0;
 	}
+	progress_on(&w, &progress, &st);
 	if (!is_stdin && S_ISDIR(st.st_mode)) {
 		walk_dir(&w, path, NULL, 0);
 		return finish(&w, path, err, errlen);
@@ -670,6 +713,7 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 out:
 	archive_read_free(a);
 	pd_readahead_close(ra);
+	pd_status_clear();
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 #include "pathdoctor/diag.h"
 
 struct pd_model;
+struct pd_arena;
 
 struct pd_limits {
 	uint64_t max_members;	/* members read, nested ones included */
@@ -18,6 +19,10 @@ struct pd_limits {
 	uint64_t max_depth;	/* nested archives */
 	uint64_t max_line;	/* bytes in one text line */
 	bool one_thread;	/* no decompression thread (--one-thread) */
+	/* escapes a member's name for the progress line shown while it is
+	 * read, when stderr is a terminal (main: pd_term_text); NULL: no
+	 * progress line */
+	const char *(*term_text)(struct pd_arena *a, const char *s);
 };
 
 void pd_limits_default(struct pd_limits *l);

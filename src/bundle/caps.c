@@ -49,6 +49,24 @@ layer_in(const struct layer *l)
 	return l->in_of ? l->in_of(l->in_ctx) : l->in;
 }
 
+uint64_t
+pd_walk_bundle_in(const struct walk *w)
+{
+	return layer_in(&w->top);
+}
+
+/* The top-level member's progress, on a terminal: its own bytes of its
+ * size, or the bundle's of the bundle's. */
+static void
+progress(const struct counted *c)
+{
+	const struct walk *w = c->w;
+
+	if (w->progress && w->progress_of == c)
+		pd_progress_tick(w->progress, w->progress_bundle ?
+		    layer_in(&w->top) : c->got);
+}
+
 static void
 total_spent(struct walk *w, const char *member)
 {
@@ -116,6 +134,7 @@ counted_read(void *ctx, void *buf, size_t n)
 		if (in && l->out / in > w->lim->max_ratio)
 			ratio_broken(w, l, c->member);
 	}
+	progress(c);
 	return r;
 }
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "bundle/progress.h"
 #include "bundle/readahead.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/input.h"
@@ -24,11 +25,11 @@
 #define RA_BLOCK (1u << 20)
 #define RA_BLOCKS 4
 
-#define STALL_MS 2000	/* stdin this long without data: say so */
+#define STALL_MS 1000	/* stdin this long without data: say so */
 
 struct pd_readahead {
 	int fd;
-	bool is_stdin, said_waiting;
+	bool is_stdin;
 	unsigned char peek[6];		/* the magic, read to pick a decoder */
 	size_t peek_len, peek_pos;
 	uint64_t file_in;		/* bytes read from fd */
@@ -65,19 +66,20 @@ pd_readahead_wanted(const char *path)
 }
 
 /* A pipe that gives nothing for a while may be a terminal or a stalled
- * producer: a person at a terminal hears that stdin is read to its end. */
+ * producer: a person at a terminal hears that stdin is read to its end,
+ * on the status line, for as long as it stays silent. */
 static void
 wait_notice(struct pd_readahead *r)
 {
 	struct pollfd p = { .fd = r->fd, .events = POLLIN };
 
-	if (!r->is_stdin || r->said_waiting || !isatty(STDERR_FILENO))
+	if (!r->is_stdin || !pd_status_on() || poll(&p, 1, STALL_MS) != 0)
 		return;
-	if (poll(&p, 1, STALL_MS) == 0) {
-		fprintf(stderr, "pathdoctor: waiting for input on stdin "
-		    "(read to its end)\n");
-		r->said_waiting = true;
-	}
+	pd_status_show("pathdoctor: waiting for input on stdin (read to its "
+	    "end)");
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
+	pd_status_clear();
 }
 
 static ssize_t

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "bundle/bundle.h"
+#include "bundle/progress.h"
 #include "pathdoctor/input.h"
 
 /* One decompression layer: the bundle's own stream (its gzip, xz, ...
@@ -39,6 +40,10 @@ struct walk {
 	char netns_first[64];
 	const char *name_note;		/* for the next result: "member 7:
 					 * empty name"; NULL */
+	struct pd_progress *progress;	/* stderr a terminal; else NULL */
+	const struct counted *progress_of;	/* the top-level member read */
+	bool progress_bundle;		/* its size unknown: the bundle's */
+	uint64_t bundle_size;		/* compressed; 0: unknown */
 };
 
 /* A source counting what it yields as the output of one layer, against
@@ -58,6 +63,8 @@ struct pd_source pd_counted(struct counted *c, struct walk *w,
     struct layer *l, const char *member, struct pd_source inner);
 /* True when a cap ended l, a layer under it, or the walk. */
 bool pd_layer_blocked(const struct walk *w, const struct layer *l);
+/* The bundle's compressed bytes read so far. */
+uint64_t pd_walk_bundle_in(const struct walk *w);
 
 /* A gzip'd or xz'd member, unwrapped as a decompression layer of its
  * own (its ratio counted apart from the archive's). */

@@ -128,3 +128,19 @@ pd_profile_stack_share(const struct pd_profile *p,
 	}
 	free(hit);
 }
+
+bool
+pd_prof_group_plural(const char *name)
+{
+	return name && strcmp(name, PD_PROF_ALL_CPUS) == 0;
+}
+
+const char *
+pd_prof_group_cores(struct pd_arena *a, const char *name, bool with_the)
+{
+	if (!name)
+		return with_the ? "the cores" : "cores";
+	if (pd_prof_group_plural(name))
+		return name;
+	return pd_arena_printf(a, "%s%s cores", with_the ? "the " : "", name);
+}

@@ -354,7 +354,7 @@ group_of(struct pd_profile *p, const struct pd_host *h, int cpu)
 	    h->cpu_type_of[cpu] : NULL;
 
 	if (!type)
-		type = "all CPUs";
+		type = PD_PROF_ALL_CPUS;
 	for (unsigned g = 0; g < p->n_groups; g++)
 		if (strcmp(p->groups[g].name, type) == 0)
 			return g;

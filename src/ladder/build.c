@@ -167,8 +167,8 @@ pd_path_decide(struct path *p)
 		    "%% of the %s the hardware carries now while %s "
 		    "are %.0f %% busy, %.0f %% of it in strict IOMMU "
 		    "invalidation", rate(p->a, p->observed), 100 * close,
-		    rate(p->a, hw.hw_ideal), pd_cores_phrase(p->a, io->cores,
-		    true),
+		    rate(p->a, hw.hw_ideal), pd_prof_group_cores(p->a,
+		    io->cores, true),
 		    100 * io->busy, 100 * io->f_self);
 		return;
 	}

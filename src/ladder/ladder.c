@@ -9,6 +9,7 @@
 #include "finalize/cardlink.h"
 #include "ladder/path.h"
 #include "pathdoctor/arena.h"
+#include "pathdoctor/profile.h"
 #include "pathdoctor/rule.h"
 
 #define GAIN_EPS 1e-9	/* GB/s: equal outcomes compare equal */
@@ -67,15 +68,15 @@ lever_text(const struct path *p, const struct pd_lever *lv,
 			    "invalidation queue's lock serialising the other "
 			    "cores) the reads then rose until the hardware bound "
 			    "them, so the expected and high ends are %s",
-			    pd_cores_phrase(a, lv->cores, true),
+			    pd_prof_group_cores(a, lv->cores, true),
 			    100 * lv->f_self, pd_amdahl(lv->f_self),
 			    lv->f_self >= 0.3 ? "what binds next" :
 			    "the Amdahl bound with what runs below it");
 		return pd_arena_printf(a, "lazy invalidation returns what "
 		    "strict-mode translation costs the links (the "
 		    "iommu-translation stage)%s", lv->f_self > 0 ?
-		    pd_arena_printf(a, " and %.0f %% of %s' busy "
-		    "time", 100 * lv->f_self, pd_cores_phrase(a, lv->cores,
+		    pd_arena_printf(a, " and %.0f %% of %s' busy time",
+		    100 * lv->f_self, pd_prof_group_cores(a, lv->cores,
 		    true)) : "");
 	case PD_LEVER_MPS:
 		return pd_arena_printf(a, "MaxPayload %d raises each link's TLP "

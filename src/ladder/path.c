@@ -33,16 +33,6 @@ static const double a_ref[EST_N] = { 0.90, 0.95, 0.99 };
  * links' ceiling, so the CPU no longer bound the reads at all. */
 #define CONTENTION_SHARE 0.30
 
-const char *
-pd_cores_phrase(struct pd_arena *a, const char *cores, bool article)
-{
-	if (!cores)
-		return article ? "the cores" : "cores";
-	if (strncmp(cores, "all ", 4) == 0)
-		return cores;
-	return pd_arena_printf(a, "%s%s cores", article ? "the " : "", cores);
-}
-
 double
 pd_strict_xlate_loss(int mps)
 {
@@ -295,8 +285,9 @@ pd_path_eval(const struct path *p, unsigned mask, int which, enum est e_fix,
 		o.by_hw = false;
 		o.binds = c > p->observed ? "the CPU (at the Amdahl bound of "
 		    "what is left)" : pd_arena_printf(p->a, "the CPU (%s "
-		    "busy in strict IOMMU invalidation)", pd_cores_phrase(p->a,
-		    p->iommu ? p->iommu->cores : NULL, false));
+		    "busy in strict IOMMU invalidation)", p->iommu &&
+		    p->iommu->cores ? pd_prof_group_cores(p->a,
+		    p->iommu->cores, false) : "the cores");
 	}
 	if (g < o.gbs) {
 		o.gbs = g;

@@ -66,11 +66,6 @@ bool pd_path_build(struct path *p, const struct pd_host *h,
 #define EVAL_ALL (-2)
 struct outcome pd_path_eval(const struct path *p, unsigned mask, int which,
     enum est e_fix, enum est e_hw);
-/* "the Cortex-X925 cores" for a core type, "all CPUs" (or the group's
- * name as it is) when the profile could not tell types apart; with
- * article false, "Cortex-X925 cores". */
-const char *pd_cores_phrase(struct pd_arena *a, const char *cores,
-    bool article);
 /* Share of the links' payload strict-mode translation costs at mps. */
 double pd_strict_xlate_loss(int mps);
 /* The stages with their ceilings as the host is now. */

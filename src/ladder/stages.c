@@ -6,6 +6,7 @@
 #include "finalize/cardlink.h"
 #include "ladder/path.h"
 #include "pathdoctor/arena.h"
+#include "pathdoctor/profile.h"
 
 static void
 add(struct pd_ladder *l, const char *stage, const char *subject,
@@ -114,7 +115,7 @@ pd_path_stages(const struct path *p, struct pd_ladder *l)
 		spread(p, l, hw);
 	}
 	if (p->binds == BIND_CPU)
-		add(l, "cpu", pd_cores_phrase(p->a, p->iommu->cores, false),
+		add(l, "cpu", pd_prof_group_cores(p->a, p->iommu->cores, false),
 		    p->observed, true, p->binds_how);
 	if (p->binds == BIND_SWGSO)
 		add(l, "virtual-path", "guest -> tap -> bridge -> physical NIC",

@@ -1,4 +1,6 @@
-/* Terminal report: compact, coloured on a TTY unless NO_COLOR is set. */
+/* Terminal report: compact, laid out for the terminal's width
+ * (report/wrap.h), coloured when main says so (a terminal, NO_COLOR unset,
+ * TERM set and not dumb). */
 #include <string.h>
 #include "bundle/bundle.h"
 #include "pathdoctor/arena.h"
@@ -12,6 +14,7 @@
 #include "report/escape.h"
 #include "report/ladder_rows.h"
 #include "report/workloads.h"
+#include "report/wrap.h"
 
 struct style {
 	const char *bold, *dim, *red, *yellow, *green, *off;
@@ -23,6 +26,32 @@ static const struct style ansi = { "\033[1m", "\033[2m", "\033[31m",
 
 /* Bundle-derived text, where the arena a is in scope (escape.h). */
 #define T(s) pd_term_text(a, (s))
+
+static unsigned
+width_of(const struct pd_report *r)
+{
+	return r->width ? r->width : PD_WIDTH_DEFAULT;
+}
+
+/* The hanging indent for text that starts at column col after a label:
+ * col itself, unless the label takes more than half the line. */
+static unsigned
+hang(unsigned width, unsigned col, unsigned base)
+{
+	return col <= width / 2 ? col : base;
+}
+
+/* "LABEL TEXT", LABEL styled, after indent spaces; TEXT wrapped under
+ * itself. */
+static void
+labelled(FILE *out, unsigned width, unsigned indent, const char *style,
+    const char *off, const char *label, const char *text)
+{
+	unsigned col = indent + pd_cols(label) + 1;
+
+	fprintf(out, "%*s%s%s%s ", (int)indent, "", style, label, off);
+	pd_wrap_text(out, width, col, hang(width, col, indent + 2), text);
+}
 
 static const char *
 level_colour(const struct style *s, enum pd_level l)
@@ -38,37 +67,74 @@ header(FILE *out, const struct pd_report *r, const struct style *s)
 	unsigned n_ne = r->n_not_evaluated, n_warn = r->n_members_noted;
 	struct pd_arena *a = pd_model_arena(r->model);
 
-	fprintf(out, "%spathdoctor%s %s: %zu finding%s, %u rule%s not "
-	    "evaluated, %u member%s (%u with notes)\n\n", s->bold, s->off,
-	    T(r->bundle), fs->n, fs->n == 1 ? "" : "s", n_ne, n_ne == 1 ? "" : "s",
-	    r->coverage->n_members, r->coverage->n_members == 1 ? "" : "s",
-	    n_warn);
+	labelled(out, width_of(r), 0, s->bold, s->off, "pathdoctor",
+	    pd_arena_printf(a, "%s: %zu finding%s, %u rule%s not evaluated, "
+	    "%u member%s (%u with notes)", T(r->bundle), fs->n, fs->n == 1 ?
+	    "" : "s", n_ne, n_ne == 1 ? "" : "s", r->coverage->n_members,
+	    r->coverage->n_members == 1 ? "" : "s", n_warn));
+	fprintf(out, "\n");
+}
+
+/* "NN LEVEL  RULE  SUBJECT [HOST]", the subject wrapped under itself. */
+static void
+finding_head(FILE *out, const struct pd_report *r, const struct style *s,
+    size_t i, const struct pd_finding *f)
+{
+	enum pd_level l = pd_finding_level(f);
+	struct pd_arena *a = pd_model_arena(r->model);
+	unsigned w = width_of(r);
+	const char *subject = T(f->subject);
+	unsigned col;
+
+	if (r->model->n_hosts > 1)
+		subject = pd_arena_printf(a, "%s [%s]", subject,
+		    T(f->host->name));
+	fprintf(out, "%2zu %s%-6s%s %s%s%s  ", i + 1, level_colour(s, l),
+	    pd_level_name(l), s->off, s->bold, f->rule->id, s->off);
+	col = 3 + 7 + pd_cols(f->rule->id) + 2;
+	pd_wrap_text(out, w, col, hang(w, col, 5), subject);
+}
+
+/* Drawn to its own width, not reflowed: indented less where the usual
+ * three spaces would push it past the line. */
+static void
+finding_chart(FILE *out, struct pd_arena *a, const struct style *s,
+    const struct pd_finding *f, unsigned width)
+{
+	const char *chart = pd_chart_draw(a, f->chart);
+	unsigned widest = 0, indent = 3;
+
+	for (const char *p = chart; p && *p;) {
+		size_t n = strcspn(p, "\n");
+		unsigned k = pd_ncols(p, n);
+
+		widest = k > widest ? k : widest;
+		p += n + (p[n] == '\n');
+	}
+	if (widest + indent > width)
+		indent = width > widest ? width - widest : 0;
+	for (const char *p = chart; p && *p;) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(out, "%*s%s%s%s\n", (int)indent, "", s->dim,
+		    T(pd_arena_strndup(a, p, n)), s->off);
+		p += n + (p[n] == '\n');
+	}
 }
 
 static void
 finding(FILE *out, const struct pd_report *r, const struct style *s,
     size_t i, const struct pd_finding *f)
 {
-	enum pd_level l = pd_finding_level(f);
 	struct pd_arena *a = pd_model_arena(r->model);
+	unsigned w = width_of(r);
 	char gain[64];
 
+	finding_head(out, r, s, i, f);
+	fprintf(out, "   ");
+	pd_wrap_text(out, w, 3, 3, T(f->summary));
+	finding_chart(out, a, s, f, w);
 	pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
-	fprintf(out, "%2zu %s%-6s%s %s%s%s  %s", i + 1,
-	    level_colour(s, l), pd_level_name(l), s->off, s->bold,
-	    f->rule->id, s->off, T(f->subject));
-	if (r->model->n_hosts > 1)
-		fprintf(out, " [%s]", T(f->host->name));
-	fprintf(out, "\n   %s\n", T(f->summary));
-	const char *chart = pd_chart_draw(a, f->chart);
-
-	for (const char *p = chart; p && *p;) {
-		size_t n = strcspn(p, "\n");
-
-		fprintf(out, "   %s%s%s\n", s->dim,
-		    T(pd_arena_strndup(a, p, n)), s->off);
-		p += n + (p[n] == '\n');
-	}
 	fprintf(out, "   %sgain%s %s  %sconfidence%s %d %%  %srisk%s "
 	    "%s", s->dim, s->off, gain, s->dim, s->off,
 	    f->confidence, s->dim, s->off, pd_risk_name(f->risk));
@@ -76,13 +142,39 @@ finding(FILE *out, const struct pd_report *r, const struct style *s,
 		fprintf(out, "  %sladder step%s %u", s->dim, s->off,
 		    f->ladder_step);
 	fprintf(out, "\n");
-	for (unsigned k = 0; k < f->n_fix; k++)
-		fprintf(out, "   %s$%s %s\n", s->dim, s->off, T(f->fix[k]));
+	for (unsigned k = 0; k < f->n_fix; k++) {
+		fprintf(out, "   %s$%s ", s->dim, s->off);
+		pd_wrap_code(out, w, 5, 5, T(f->fix[k]));
+	}
 	for (unsigned k = 0; k < f->n_ev; k++)
-		fprintf(out, "   %s%s:%u%s %s\n", s->dim,
-		    T(f->ev[k].member), f->ev[k].line, s->off,
+		labelled(out, w, 3, s->dim, s->off, pd_arena_printf(a,
+		    "%s:%u", T(f->ev[k].member), f->ev[k].line),
 		    T(f->ev[k].text));
 	fprintf(out, "\n");
+}
+
+/* "RULE, RULE [HOST]: needs ...; the collector could not gather ..." */
+static const char *
+needs_text(struct pd_arena *a, const struct pd_report *r,
+    const struct pd_not_evaluated **np)
+{
+	const struct pd_not_evaluated *n = *np;
+	const char *t = n->rule->id;
+
+	while (pd_same_needs(n, n->next)) {
+		n = n->next;
+		t = pd_arena_printf(a, "%s, %s", t, n->rule->id);
+	}
+	if (r->model->n_hosts > 1)
+		t = pd_arena_printf(a, "%s [%s]", t, T(n->host->name));
+	for (unsigned k = 0; k < n->n_needs; k++)
+		t = pd_arena_printf(a, "%s%s %s", t, k ? ";" : ": needs",
+		    T(n->needs[k]));
+	for (unsigned k = 0; k < n->n_gaps; k++)
+		t = pd_arena_printf(a, "%s; the collector could not gather "
+		    "%s: %s", t, T(n->gaps[k]->path), T(n->gaps[k]->reason));
+	*np = n;
+	return t;
 }
 
 static void
@@ -91,133 +183,172 @@ not_evaluated(FILE *out, const struct pd_report *r, const struct style *s)
 	struct pd_arena *a = pd_model_arena(r->model);
 
 	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
-	    n = n->next) {
-		fprintf(out, "%snot evaluated%s %s", s->dim, s->off,
-		    n->rule->id);
-		while (pd_same_needs(n, n->next)) {
-			n = n->next;
-			fprintf(out, ", %s", n->rule->id);
-		}
-		if (r->model->n_hosts > 1)
-			fprintf(out, " [%s]", T(n->host->name));
-		for (unsigned k = 0; k < n->n_needs; k++)
-			fprintf(out, "%s %s", k ? ";" : ": needs",
-			    T(n->needs[k]));
-		for (unsigned k = 0; k < n->n_gaps; k++)
-			fprintf(out, "; the collector could not gather %s: %s",
-			    T(n->gaps[k]->path), T(n->gaps[k]->reason));
-		fprintf(out, "\n");
-	}
+	    n = n->next)
+		labelled(out, width_of(r), 0, s->dim, s->off, "not evaluated",
+		    needs_text(a, r, &n));
 }
 
 static void
 notes(FILE *out, const struct pd_report *r, const struct style *s)
 {
 	struct pd_arena *a = pd_model_arena(r->model);
+	unsigned w = width_of(r);
 
 	for (const struct pd_member_result *m = r->coverage->members; m;
 	    m = m->next)
 		for (const struct pd_note *n = m->diag.notes; n; n = n->next)
-			fprintf(out, "%s%s%s %s: %s\n", n->level == PD_WARN ?
-			    s->yellow : s->red, pd_status_name(n->level),
-			    s->off, T(m->path), T(n->msg));
+			labelled(out, w, 0, n->level == PD_WARN ? s->yellow :
+			    s->red, s->off, pd_status_name(n->level),
+			    pd_arena_printf(a, "%s: %s", T(m->path),
+			    T(n->msg)));
 	for (const struct pd_note *n = r->coverage->bundle.notes; n;
 	    n = n->next)
-		fprintf(out, "%sbundle%s %s\n", s->red, s->off, T(n->msg));
+		labelled(out, w, 0, s->red, s->off, "bundle", T(n->msg));
 }
 
 static void
-cards(FILE *out, const struct pd_host *h, const struct style *s)
+cards(FILE *out, const struct pd_host *h, const struct style *s,
+    unsigned width)
 {
+	static const char *const head[] = { "PF", "netdev", "root port, link",
+		"ceiling", "port", "receive", "LRO", "pause" };
 	struct pd_arena *a = h->model->arena;
 
 	for (const struct pd_card *c = h->cards; c; c = c->next) {
-		fprintf(out, "  %scard%s %s\n", s->bold, s->off,
+		struct pd_table t;
+
+		labelled(out, width, 2, s->bold, s->off, "card",
 		    c->desc ? T(c->desc) : "?");
-		fprintf(out, "    %-12s %-10s %-20s %-18s %-9s %-16s "
-		    "%-4s %s\n", "PF", "netdev", "root port, link",
-		    "ceiling", "port", "receive", "LRO", "pause");
+		pd_table_init(&t, a, 8, c->n_pfs + 1, 4);
+		/* addresses, names and short values stay whole */
+		t.keep[0] = t.keep[1] = t.keep[4] = t.keep[6] = true;
+		pd_table_row(&t, head);
 		for (unsigned i = 0; i < c->n_pfs; i++) {
 			struct pd_card_row w;
 
 			pd_card_row(c->pfs[i], &w);
-			fprintf(out, "    %-12s %-10s %-20s %-18s %-9s "
-			    "%-16s %-4s %s\n", T(w.pf), T(w.netdev), T(w.link),
-			    w.ceiling, w.port, w.rx, w.lro, w.pause);
+			const char *row[] = { T(w.pf), T(w.netdev), T(w.link),
+				pd_arena_strdup(a, w.ceiling),
+				pd_arena_strdup(a, w.port),
+				pd_arena_strdup(a, w.rx),
+				pd_arena_strdup(a, w.lro),
+				pd_arena_strdup(a, w.pause) };
+
+			pd_table_row(&t, row);
 		}
+		pd_table_print(&t, out, width);
 	}
 }
 
 static void
-host(FILE *out, const struct pd_host *h, const struct style *s)
+host_parts(FILE *out, const struct pd_host *h, const struct style *s,
+    unsigned w)
 {
 	struct pd_arena *a = h->model->arena;
 
-	fprintf(out, "%shost%s %s: %s, iommu %s, %u PCI devices, %u "
-	    "interfaces\n", s->dim, s->off, T(h->name),
-	    pd_arch_name(h->arch), pd_iommu_mode_name(h->iommu.mode),
-	    h->n_pcidevs, h->n_netdevs);
-	for (const struct pd_model_note *n = h->notes; n; n = n->next)
-		fprintf(out, "  %snote%s %s\n", s->yellow, s->off, T(n->msg));
 	for (const struct pd_capture *c = h->captures; c; c = c->next)
-		fprintf(out, "  %scapture%s %s: %llu TCP segments, %llu "
-		    "retransmitted, top payload %u B x %llu\n", s->bold,
-		    s->off, T(c->ifname),
+		labelled(out, w, 2, s->bold, s->off, "capture",
+		    pd_arena_printf(a, "%s: %llu TCP segments, %llu "
+		    "retransmitted, top payload %u B x %llu", T(c->ifname),
 		    (unsigned long long)c->tcp_segments,
 		    (unsigned long long)c->retrans_segs,
 		    c->sizes.n ? c->sizes.top[0].bytes : 0,
 		    (unsigned long long)(c->sizes.n ?
-		    c->sizes.top[0].count : 0));
+		    c->sizes.top[0].count : 0)));
 	for (const struct pd_profile *p = h->profiles; p; p = p->next)
-		fprintf(out, "  %sprofile%s %s: %llu samples, hottest "
-		    "%s %.1f %%\n", s->bold, s->off, T(p->member),
-		    (unsigned long long)p->samples, p->n_syms ?
+		labelled(out, w, 2, s->bold, s->off, "profile",
+		    pd_arena_printf(a, "%s: %llu samples, hottest %s %.1f %%",
+		    T(p->member), (unsigned long long)p->samples, p->n_syms ?
 		    T(p->syms[0].name) : "-", p->n_syms && p->period > 0 ?
-		    100 * p->syms[0].self / p->period : 0.0);
+		    100 * p->syms[0].self / p->period : 0.0));
 	if (h->workload_run) {
-		const struct pd_workload_run *w = h->workload_run;
+		const struct pd_workload_run *wr = h->workload_run;
 
-		fprintf(out, "  %sworkload run%s %s (", s->bold, s->off,
-		    T(w->command));
-		if (w->stopped)
-			fprintf(out, "stopped by --timeout after %u s)\n",
-			    w->seconds);
-		else
-			fprintf(out, "exit %d after %u s)\n", w->exit,
-			    w->seconds);
+		labelled(out, w, 2, s->bold, s->off, "workload run",
+		    wr->stopped ? pd_arena_printf(a, "%s (stopped by "
+		    "--timeout after %u s)", T(wr->command), wr->seconds) :
+		    pd_arena_printf(a, "%s (exit %d after %u s)",
+		    T(wr->command), wr->exit, wr->seconds));
 	}
-	for (const struct pd_workload *w = h->workloads; w; w = w->next) {
+	for (const struct pd_workload *wl = h->workloads; wl; wl = wl->next) {
 		char line[256];
 
-		pd_workload_line(line, sizeof(line), w);
-		fprintf(out, "  %sworkload%s %s: %s\n", s->bold, s->off,
-		    T(w->member), T(line));
+		pd_workload_line(line, sizeof(line), wl);
+		labelled(out, w, 2, s->bold, s->off, "workload",
+		    pd_arena_printf(a, "%s: %s", T(wl->member), T(line)));
 	}
-	cards(out, h, s);
 }
 
-/* The verdict, then one line per stage or fix. */
+static void
+host(FILE *out, const struct pd_host *h, const struct style *s,
+    unsigned w)
+{
+	struct pd_arena *a = h->model->arena;
+
+	labelled(out, w, 0, s->dim, s->off, "host", pd_arena_printf(a,
+	    "%s: %s, iommu %s, %u PCI devices, %u interfaces", T(h->name),
+	    pd_arch_name(h->arch), pd_iommu_mode_name(h->iommu.mode),
+	    h->n_pcidevs, h->n_netdevs));
+	for (const struct pd_model_note *n = h->notes; n; n = n->next)
+		labelled(out, w, 2, s->yellow, s->off, "note", T(n->msg));
+	host_parts(out, h, s, w);
+	cards(out, h, s, w);
+}
+
+/* The verdict, then one row per stage or fix: what, rate, what binds. */
 static void
 ladders(FILE *out, const struct pd_report *r, const struct style *s)
 {
 	struct pd_ladder_row rows[PD_LADDER_ROWS];
 	struct pd_arena *a = pd_model_arena(r->model);
+	unsigned w = width_of(r);
 
 	for (const struct pd_ladder *l = r->ladders; l; l = l->next) {
 		unsigned n = pd_ladder_rows(l, a, rows);
+		struct pd_table t;
 
-		fprintf(out, "%spath ceiling%s %s, %s\n   %s\n",
-		    s->bold, s->off, T(l->host->name),
-		    pd_ladder_dir_name(l->dir), T(l->verdict));
-		for (unsigned i = 0; i < n; i++)
-			fprintf(out, "   %-44s %s%s%s%s%s\n", T(rows[i].what),
-			    rows[i].rate, *rows[i].binds ? "  " : "", s->dim,
-			    T(rows[i].binds), s->off);
+		labelled(out, w, 0, s->bold, s->off, "path ceiling",
+		    pd_arena_printf(a, "%s, %s", T(l->host->name),
+		    pd_ladder_dir_name(l->dir)));
+		fprintf(out, "   ");
+		pd_wrap_text(out, w, 3, 3, T(l->verdict));
+		pd_table_init(&t, a, 3, n, 3);
+		t.keep[1] = true;
+		t.style[2] = s->dim;
+		t.off = s->off;
+		for (unsigned i = 0; i < n; i++) {
+			const char *row[] = { T(rows[i].what), rows[i].rate,
+				T(rows[i].binds) };
+
+			pd_table_row(&t, row);
+		}
+		pd_table_print(&t, out, w);
 		fprintf(out, "\n");
 	}
-	for (const struct pd_ladder_gap *g = r->ladder_gaps; g; g = g->next)
-		fprintf(out, "%sno path ceiling%s %s: needs %s\n\n", s->bold,
-		    s->off, T(g->host->name), T(g->needs));
+	for (const struct pd_ladder_gap *g = r->ladder_gaps; g; g = g->next) {
+		labelled(out, w, 0, s->bold, s->off, "no path ceiling",
+		    pd_arena_printf(a, "%s: needs %s", T(g->host->name),
+		    T(g->needs)));
+		fprintf(out, "\n");
+	}
+}
+
+static void
+unused(FILE *out, const struct pd_report *r, const struct style *s)
+{
+	struct pd_arena *a = pd_model_arena(r->model);
+	unsigned w = width_of(r);
+
+	for (const struct pd_not_evaluated *n = r->not_applicable; n;
+	    n = n->next)
+		labelled(out, w, 0, s->bold, s->off, "not applicable",
+		    pd_arena_printf(a, "%s on %s: %s", n->rule->id,
+		    T(n->host->name), T(n->inapplicable)));
+	for (const struct pd_unused_view *v = r->unused; v; v = v->next)
+		labelled(out, w, 0, s->bold, s->off, "not used",
+		    pd_arena_printf(a, "%s (%s): %s%s%s", T(v->u->member),
+		    v->u->format, T(v->u->reason), *v->rules ?
+		    "; rules that would use it: " : "", v->rules));
 }
 
 static int
@@ -227,24 +358,19 @@ render_term(const struct pd_report *r, FILE *out)
 	struct pd_arena *a = pd_model_arena(r->model);
 
 	header(out, r, s);
-	if (r->nothing_read)
-		fprintf(out, "%snothing read%s: %s\n\n", s->red, s->off,
+	if (r->nothing_read) {
+		labelled(out, width_of(r), 0, s->red, s->off, "nothing read:",
 		    T(r->nothing_read));
+		fprintf(out, "\n");
+	}
 	ladders(out, r, s);
 	for (size_t i = 0; i < r->findings->n; i++)
 		finding(out, r, s, i, r->findings->v[i]);
 	not_evaluated(out, r, s);
-	for (const struct pd_not_evaluated *n = r->not_applicable; n;
-	    n = n->next)
-		fprintf(out, "%snot applicable%s %s on %s: %s\n", s->bold,
-		    s->off, n->rule->id, T(n->host->name), T(n->inapplicable));
-	for (const struct pd_unused_view *v = r->unused; v; v = v->next)
-		fprintf(out, "%snot used%s %s (%s): %s%s%s\n", s->bold, s->off,
-		    T(v->u->member), v->u->format, T(v->u->reason), *v->rules ?
-		    "; rules that would use it: " : "", v->rules);
+	unused(out, r, s);
 	notes(out, r, s);
 	for (const struct pd_host *h = r->model->hosts; h; h = h->next)
-		host(out, h, s);
+		host(out, h, s, width_of(r));
 	return ferror(out) ? -1 : 0;
 }
 

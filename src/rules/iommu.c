@@ -165,13 +165,14 @@ gain_strict(struct pd_findings *out, struct pd_finding *f,
 	f->gain_lo = pd_gain_tenths(lo);
 	f->gain_hi = pd_gain_tenths(hi);
 	f->gain_basis = pd_arena_printf(a, "model: Amdahl bound "
-	    "1/(1-f) with f = %.2f of %s's busy samples (self)%s; "
+	    "1/(1-f) with f = %.2f of %s%s busy samples (self)%s; "
 	    "measured in a comparable case: NVIDIA GB10 reading "
 	    "NVMe/TCP over ConnectX-7, f = 0.57, iommu.strict=0 "
 	    "took 6.3 to 24.4 GB/s (3.9x, %.2fx its Amdahl bound, "
 	    "because the invalidation queue's lock serialised the "
 	    "other cores too; +16 %% with SPDK)%s", s->f_self,
-	    g->name, p->has_callchain ? pd_arena_printf(a,
+	    g->name, pd_prof_group_plural(g->name) ? "'" : "'s",
+	    p->has_callchain ? pd_arena_printf(a,
 	    ", %.2f with what runs below it", s->f_incl) : "",
 	    REF_MEASURED / pd_amdahl(REF_SHARE), s->f_self >= 0.3 ?
 	    "; the high end scales the bound by that factor" :
@@ -258,14 +259,6 @@ chosen(const struct pd_host *h, const struct pd_profile *p)
 	return best == p && (n == 1 || time_rank(p->event) > 0);
 }
 
-/* A group of CPUs is one core type ("Cortex-X925" spends), or, without
- * per-CPU types, "all CPUs" (spend). */
-static bool
-plural(const char *group)
-{
-	return strncmp(group, "all ", 4) == 0;
-}
-
 static void
 check_strict(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
@@ -284,11 +277,12 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 		struct pd_finding *f = pd_finding_new(out, self, h, "kernel");
 		bool lazy = h->iommu.mode == PD_IOMMU_LAZY ||
 		    h->iommu.mode == PD_IOMMU_PASSTHROUGH;
-		bool many = plural(g->name);
+		bool many = pd_prof_group_plural(g->name);
 
-		pd_finding_summary(out, f, "%s %s %.1f %% of %s busy "
-		    "samples (event %s) in IOMMU invalidation, most in %s (per "
-		    "core type: %s)%s. %s", g->name, many ? "spend" : "spends",
+		pd_finding_summary(out, f, "%s %s %.1f %% of %s busy samples "
+		    "(event %s) in IOMMU invalidation, most in %s (per core "
+		    "type: %s)%s. %s", many ? "All CPUs" : g->name, many ?
+		    "spend" : "spends",
 		    100 * s.f_self, many ? "their" : "its",
 		    p->event ? p->event : "unnamed", s.top->name,
 		    group_list(a, p, &s), p->has_callchain ? "" : "; without "

@@ -14,6 +14,7 @@
 #include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
 #include "report/dump.h"
+#include "report/wrap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -62,6 +63,13 @@ fuzz_analyse_and_render(struct pd_model *m, struct pd_coverage *cov)
 			fclose(out);
 			fuzz_check_text(buf, n);
 		}
+	/* the terminal view again at its narrowest, where it folds most */
+	r.width = PD_WIDTH_MIN;
+	if ((out = open_memstream(&buf, &n))) {
+		pd_renderer_find("term")->render(&r, out);
+		fclose(out);
+		fuzz_check_text(buf, n);
+	}
 	if ((out = open_memstream(&buf, &n))) {
 		pd_model_dump(m, out);
 		fclose(out);

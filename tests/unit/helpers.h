@@ -103,5 +103,6 @@ int test_group_uploads(void);
 int test_group_escape(void);
 int test_group_hostile(void);
 int test_group_diff(void);
+int test_group_wrap(void);
 
 #endif
