@@ -7,6 +7,7 @@
 #include <string.h>
 #include "pathdoctor/arena.h"
 #include "report/escape.h"
+#include "report/redact.h"
 
 struct esc_out {
 	const char *name;
@@ -144,12 +145,14 @@ escape(struct pd_arena *a, const char *s, const struct esc_out *e)
 const char *
 pd_term_text(struct pd_arena *a, const char *s)
 {
+	s = pd_redact(a, s);
 	return escape(a, s, &outs[ESC_TERM]);
 }
 
 const char *
 pd_md_text(struct pd_arena *a, const char *s)
 {
+	s = pd_redact(a, s);
 	return escape(a, s, &outs[ESC_MD]);
 }
 
@@ -161,6 +164,7 @@ pd_md_code(struct pd_arena *a, const char *s)
 {
 	size_t run = 0, longest = 0, len;
 
+	s = pd_redact(a, s);
 	if (!s)
 		s = "";
 	for (const char *p = s; *p; p++) {
@@ -188,6 +192,7 @@ pd_md_code(struct pd_arena *a, const char *s)
 const char *
 pd_md_fenced(struct pd_arena *a, const char *line)
 {
+	line = pd_redact(a, line);
 	const char *t = pd_term_text(a, line);
 	size_t sp = strspn(t, " ");
 
@@ -204,6 +209,7 @@ pd_json_str(const char *s)
 	json_t *j;
 	char *buf;
 
+	s = pd_redact(NULL, s);
 	if (!s)
 		return NULL;
 	j = json_string(s);
