@@ -42,7 +42,7 @@ finding(FILE *out, const struct pd_report *r, size_t i,
 	pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
 	fprintf(out, "\n## %zu. `%s` on %s\n\n", i + 1, f->rule->id,
 	    M(f->subject));
-	fprintf(out, "**%s**", f->rule->title);
+	fprintf(out, "**%s**", M(f->rule->title));
 	if (r->model->n_hosts > 1)
 		fprintf(out, " (host %s)", M(f->host->name));
 	fprintf(out, "\n\n%s\n\n", M(f->summary));
@@ -96,8 +96,8 @@ cards(FILE *out, const struct pd_host *h, struct pd_arena *a)
 	for (const struct pd_card *c = h->cards; c; c = c->next) {
 		fprintf(out, "\n**Card: %s**", c->desc ? M(c->desc) : "?");
 		if (c->has_dsn)
-			fprintf(out, " (serial %016llx)",
-			    (unsigned long long)c->dsn);
+			fprintf(out, " (serial %s)", M(pd_arena_printf(a,
+			    "%016llx", (unsigned long long)c->dsn)));
 		fprintf(out, "\n\n| PF | netdev | root port, link | link "
 		    "ceiling | port | receive | LRO | pause |\n"
 		    "|---|---|---|---|---|---|---|---|\n");
