@@ -26,6 +26,7 @@ KEPT4 = re.compile(r"^(127\.|0\.0\.0\.0$|255\.255\.255\.255$)")
 KEPT_MAC = re.compile(r"^((00[:-]){5,}00|(ff[:-]){5,}ff)$", re.I)
 n_tests = 0
 failed = 0
+lines = []
 
 
 def tap(ok, name, why=""):
@@ -33,7 +34,7 @@ def tap(ok, name, why=""):
     n_tests += 1
     if not ok:
         failed += 1
-    print("%s %d %s%s" % ("ok" if ok else "not ok", n_tests, name,
+    lines.append("%s %d %s%s" % ("ok" if ok else "not ok", n_tests, name,
                           ": " + why if why and not ok else ""))
 
 
@@ -240,6 +241,7 @@ def main():
         for name, args, formats in cases:
             check_case(binary, name, args, formats, tmp)
     print("1..%d" % n_tests)
+    print("\n".join(lines))
     return 1 if failed else 0
 
 
