@@ -87,6 +87,15 @@ kind_seed(unsigned kind)
 }
 
 static bool
+all_hex(const char *s)
+{
+	for (; *s; s++)
+		if (!hexd((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static bool
 same_text(const struct ent *e, const char *s, size_t len)
 {
 	return e->len == len && strncasecmp(e->orig, s, len) == 0;
@@ -193,12 +202,6 @@ known_add(unsigned kind, const char *s, size_t len, unsigned num)
 	return R.v[e].num;
 }
 
-void
-pd_redact_known(enum pd_redact_kind k, const char *value)
-{
-	if (value && (unsigned)k < PD_RK_COUNT)
-		known_add(k, value, strlen(value), 0);
-}
 
 /* A host name, and its first label as the same host. */
 static void
@@ -227,6 +230,20 @@ known_serial(uint64_t dsn)
 		    hex[2 * i + 1]);
 	if ((num = known_add(PD_RK_SERIAL, hex, 16, 0)))
 		known_add(PD_RK_SERIAL, dashed, strlen(dashed), num);
+}
+
+/* A serial of 16 hex digits in both forms, a host with its first label. */
+void
+pd_redact_known(enum pd_redact_kind k, const char *value)
+{
+	size_t len = value ? strlen(value) : 0;
+
+	if (k == PD_RK_SERIAL && len == 16 && all_hex(value))
+		known_serial(strtoull(value, NULL, 16));
+	else if (k == PD_RK_HOST)
+		known_host(value);
+	else if (value && (unsigned)k < PD_RK_COUNT)
+		known_add(k, value, len, 0);
 }
 
 void

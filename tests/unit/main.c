@@ -24,6 +24,7 @@ main(void)
 	failed += test_group_wlrules();
 	failed += test_group_uploads();
 	failed += test_group_escape();
+	failed += test_group_redact();
 	failed += test_group_hostile();
 	return failed ? 1 : 0;
 }
