@@ -240,6 +240,13 @@ def main():
                       ["md", "json", "term", "model"]))
         for name, args, formats in cases:
             check_case(binary, name, args, formats, tmp)
+        rc, _ = run(binary, ["--redact-map", os.path.join(tmp, "no", "map"),
+                             "-f", "md", "samples/gx10-before.tgz"])
+        tap(rc == 3, "--redact-map into a missing directory: exit 3",
+            "exit %d" % rc)
+        rc, out = run(binary, ["--help"])
+        tap(b"--redact-map FILE" in out and b"--redact " in out,
+            "--help lists --redact and --redact-map")
     print("1..%d" % n_tests)
     print("\n".join(lines))
     return 1 if failed else 0

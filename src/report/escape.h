@@ -20,7 +20,9 @@
  *                leading space
  *   json         invalid bytes as above; the rest is jansson's escaping
  *
- * NULL in gives "" (json: NULL, as json_string). */
+ * NULL in gives "" (json: NULL, as json_string).  Each function first
+ * passes its text through pd_redact (report/redact.h: --redact); a new
+ * one does the same, one call at its top. */
 #ifndef PD_ESCAPE_H
 #define PD_ESCAPE_H
 
