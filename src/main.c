@@ -441,9 +441,9 @@ redact_finish(const struct config *cfg, int rc)
 	FILE *f;
 
 	if (cfg->redact && pd_redact_overflow())
-		fprintf(stderr, "pathdoctor: --redact: more than %d values: "
-		    "%lu more masked as {redacted}\n", PD_REDACT_MAX,
-		    pd_redact_overflow());
+		fprintf(stderr, "pathdoctor: --redact: the map is full (%d "
+		    "values): %lu more occurrences masked as {redacted}\n",
+		    PD_REDACT_MAX, pd_redact_overflow());
 	if (!cfg->redact_map || !pd_redact_enabled())
 		return rc;
 	if (!(f = fopen(cfg->redact_map, "w")) ||

@@ -45,6 +45,7 @@ static struct {
 	bool known_len[KNOWN_LEN + 1];
 	size_t known_max;
 	unsigned char first[256];	/* lower-cased first bytes of known */
+	unsigned char inner[256];	/* lower-cased bytes of known values */
 	unsigned long overflow;
 	struct pd_arena *arena;
 	char *buf;		/* the string being built */
@@ -198,6 +199,8 @@ known_add(unsigned kind, const char *s, size_t len, unsigned num)
 		R.known_len[len] = true;
 		R.known_max = len > R.known_max ? len : R.known_max;
 		R.first[(unsigned char)tolower((unsigned char)s[0])] = 1;
+		for (size_t k = 0; k < len; k++)
+			R.inner[(unsigned char)tolower((unsigned char)s[k])] = 1;
 	}
 	return R.v[e].num;
 }
@@ -354,7 +357,11 @@ known_at(const char *s, size_t n, size_t i, long *e)
 	    !R.first[(unsigned char)tolower((unsigned char)s[i])])
 		return 0;
 	for (size_t len = 1; len <= R.known_max && i + len <= n; len++) {
-		h = hash_step(h, (unsigned char)s[i + len - 1]);
+		unsigned char c = (unsigned char)s[i + len - 1];
+
+		if (!R.inner[tolower(c)])
+			break;	/* no known value goes on with this byte */
+		h = hash_step(h, c);
 		if (!R.known_len[len] || (i + len < n &&
 		    word_byte((unsigned char)s[i + len])))
 			continue;
