@@ -327,23 +327,29 @@ put_token(long e)
 	put(tok, strlen(tok));
 }
 
-/* A token already in the text ({host-1}, {redacted}): its length. */
+/* A token already in the text ({host-1}, {redacted}): its length.  Only
+ * the kinds' names, so that no other word hides in braces. */
 static size_t
 token_len(const char *s, size_t n, size_t i)
 {
-	size_t j = i + 1, k;
+	size_t j, k;
 
 	if (s[i] != '{')
 		return 0;
 	if (n - i >= 10 && strncmp(s + i, "{redacted}", 10) == 0)
 		return 10;
-	while (j < n && s[j] >= 'a' && s[j] <= 'z')
-		j++;
-	if (j == i + 1 || j >= n || s[j] != '-')
-		return 0;
-	for (k = ++j; k < n && isdigit((unsigned char)s[k]); k++)
-		;
-	return k > j && k < n && s[k] == '}' ? k + 1 - i : 0;
+	for (unsigned kind = 0; kind < PD_RK_COUNT; kind++) {
+		size_t len = strlen(kind_names[kind]);
+
+		if (n - i < len + 4 || strncmp(s + i + 1, kind_names[kind], len) ||
+		    s[i + 1 + len] != '-')
+			continue;
+		for (j = k = i + len + 2; k < n && isdigit((unsigned char)s[k]);
+		    k++)
+			;
+		return k > j && k < n && s[k] == '}' ? k + 1 - i : 0;
+	}
+	return 0;
 }
 
 /* The longest known value at i that is a whole word. */

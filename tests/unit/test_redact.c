@@ -79,6 +79,7 @@ test_longest_known(void **state)
 {
 	static const struct red_case c[] = {
 		{ "pve-gso and pve", "{host-2} and {host-1}" },
+		{ "{pve-2}", "{{host-1}-2}" },
 	};
 
 	(void)state;
@@ -130,6 +131,7 @@ test_kept(void **state)
 		{ "/home/root/x nic5@1764000000.txt 256.1.1.1",
 		    "/home/root/x nic5@1764000000.txt 256.1.1.1" },
 		{ "{host-7} {redacted} {ipv4-1}", "{host-7} {redacted} {ipv4-1}" },
+		{ "{uuid-12}x {host-}", "{uuid-12}x {{host-1}-}" },
 	};
 
 	(void)state;
