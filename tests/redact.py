@@ -11,7 +11,8 @@ IPv6, MAC and UUID address and /home/NAME in md, json, term and
 --dump-model), then each --redact output (the same four, the diff's
 three) must hold none of them as a word, its JSON must parse with the
 same findings (rules and numbers: only strings differ), and
---redact-map must list every value masked.  One TAP line a check.
+--redact-map must list every value masked, the same map for every
+format.  One TAP line a check.
 """
 import ipaddress
 import json
@@ -192,6 +193,8 @@ def check_case(binary, name, args, formats, tmp):
             "utf-8", "replace")) if norm(v) not in masked]
         tap(not missing, "%s %s: --redact-map lists the values" % (name, f),
             ", ".join(sorted(missing)[:5]))
+    maps = {red[f][1] for f in formats}
+    tap(len(maps) == 1, "%s: one map whatever the format" % name)
     try:
         rdoc = json.loads(red["json"][0])
     except ValueError as e:

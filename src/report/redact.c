@@ -12,6 +12,7 @@
 #include "pathdoctor/arena.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
+#include "report/dump.h"
 #include "report/redact.h"
 
 #define KNOWN_LEN 255		/* longest known value matched (DNS: 253) */
@@ -249,6 +250,20 @@ pd_redact_known(enum pd_redact_kind k, const char *value)
 		known_add(k, value, len, 0);
 }
 
+/* The model's addresses, UUIDs and users numbered in the order
+ * --dump-model prints them, whatever the output: md, json and term of
+ * one bundle then give each value the same token. */
+static void
+number_patterns(const struct pd_model *m)
+{
+	FILE *sink = fopen("/dev/null", "w");
+
+	if (!sink)
+		return;
+	pd_model_dump(m, sink);
+	fclose(sink);
+}
+
 void
 pd_redact_model(const struct pd_model *m)
 {
@@ -268,6 +283,7 @@ pd_redact_model(const struct pd_model *m)
 			if (d->has_dsn)
 				known_serial(d->dsn);
 	}
+	number_patterns(m);
 }
 
 void
