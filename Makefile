@@ -52,7 +52,7 @@ SAMPLE_DIRS := $(wildcard samples/bundles/*)
 SAMPLES     := $(SAMPLE_DIRS:samples/bundles/%=samples/%.tgz)
 
 .PHONY: all check check-build demo deps samples fuzz update-golden clean \
-        install
+        install uninstall
 
 all: build/pathdoctor
 
@@ -111,14 +111,25 @@ demo: deps
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/pathdoctor
+INSTALLED := $(BINDIR)/pathdoctor $(BINDIR)/pathdoctor-collect \
+        $(MANDIR)/man1/pathdoctor.1 $(MANDIR)/man1/pathdoctor-collect.1 \
+        $(DATADIR)/report.schema.json $(DATADIR)/diff.schema.json
 
 install: build/pathdoctor
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(DATADIR)
 	install -m 755 build/pathdoctor $(DESTDIR)$(BINDIR)/pathdoctor
 	install -m 755 src/collect/pathdoctor-collect \
 	    $(DESTDIR)$(BINDIR)/pathdoctor-collect
 	install -m 644 src/man/pathdoctor.1 src/man/pathdoctor-collect.1 \
 	    $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 formats/report.schema.json formats/diff.schema.json \
+	    $(DESTDIR)$(DATADIR)/
+
+uninstall:
+	rm -f $(INSTALLED:%=$(DESTDIR)%)
+	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 
 update-golden: $(SAN)/pathdoctor
 	$(Q)TZ=UTC LC_ALL=C sh tests/update-golden.sh $(if $(NEW_EXIT),-e) \

@@ -27,7 +27,7 @@ enum opt_id {
 	OPT_LIST_FORMATS = 256, OPT_LIST_RULES, OPT_EXPLAIN, OPT_ONLY,
 	OPT_SKIP, OPT_DUMP_MODEL, OPT_FAIL_ON, OPT_VERSION, OPT_MAX_MEMBERS,
 	OPT_MAX_TOTAL, OPT_MAX_RATIO, OPT_MAX_SPOOL, OPT_MAX_DEPTH,
-	OPT_MAX_LINE, OPT_ONE_THREAD, OPT_FAIL_ON_REGRESSION,
+	OPT_MAX_LINE, OPT_ONE_THREAD, OPT_FAIL_ON_REGRESSION, OPT_MIN_LEVEL,
 	OPT_REDACT, OPT_REDACT_MAP,
 };
 
@@ -50,6 +50,8 @@ static const struct opt {
 	    "and stop" },
 	{ "fail-on", OPT_FAIL_ON, "LEVEL", "exit 1 when a finding is at or "
 	    "above LEVEL: info, low, medium, high (default off)" },
+	{ "min-level", OPT_MIN_LEVEL, "LEVEL", "leave findings below LEVEL out "
+	    "of the report (and of --fail-on)" },
 	{ "max-members", OPT_MAX_MEMBERS, "N", "members to read at most "
 	    "(100000)" },
 	{ "max-total", OPT_MAX_TOTAL, "SIZE", "decompressed bytes to read at "
@@ -76,6 +78,7 @@ static const struct opt {
 struct config {
 	const char *format, *output, *only, *skip;
 	enum pd_level fail_on;
+	int min_level;		/* enum pd_level; -1: show every finding */
 	bool dump_model;
 	bool diff, fail_on_regression;	/* pathdoctor diff BEFORE AFTER */
 	bool redact;
@@ -157,12 +160,45 @@ check_rule_list(const char *list, const char *opt)
 	return 0;
 }
 
+#define LIST_WIDTH 80	/* --list-formats stays readable in 80 columns */
+
+/* Prints text word-wrapped in LIST_WIDTH columns, each line indented to
+ * column indent; a word longer than a line gets one of its own. */
+static void
+print_wrapped(const char *text, int indent)
+{
+	int col = indent;
+
+	printf("%*s", indent, "");
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, " ");
+
+		if (col > indent && col + 1 + (int)n > LIST_WIDTH) {
+			printf("\n%*s", indent, "");
+			col = indent;
+		}
+		printf("%s%.*s", col > indent ? " " : "", (int)n, p);
+		col += (col > indent) + (int)n;
+		p += n;
+		p += strspn(p, " ");
+	}
+	printf("\n");
+}
+
+/* Each format's name and command on one line, what it gives below,
+ * indented past the widest name. */
 static void
 list_formats(void)
 {
+	int w = 0;
+
 	for (const struct pd_format *const *f = pd_formats; *f; f++)
-		printf("%-10s %-44s %s\n", (*f)->name, (*f)->command,
-		    (*f)->summary);
+		if ((int)strlen((*f)->name) > w)
+			w = (int)strlen((*f)->name);
+	for (const struct pd_format *const *f = pd_formats; *f; f++) {
+		printf("%-*s  %s\n", w, (*f)->name, (*f)->command);
+		print_wrapped((*f)->summary, w + 2);
+	}
 }
 
 static void
@@ -202,6 +238,11 @@ explain(const char *id)
 	printf("%s: %s\n\n%s\n\nNeeds: ", r->id, r->title, r->doc);
 	print_needs(r->needs);
 	printf("\n");
+	if (r->links && *r->links) {
+		printf("\nDocumentation:\n");
+		for (const char *const *l = r->links; *l; l++)
+			printf("  %s\n", *l);
+	}
 	return EXIT_CLEAN;
 }
 
@@ -268,6 +309,18 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 				return -1;
 			}
 			break;
+		case OPT_MIN_LEVEL: {
+			enum pd_level l;
+
+			if (pd_level_parse(optarg, &l) != 0 ||
+			    l == PD_LEVEL_OFF) {
+				fprintf(stderr, "pathdoctor: --min-level: '%s' "
+				    "is not info, low, medium or high\n", optarg);
+				return -1;
+			}
+			cfg->min_level = (int)l;
+			break;
+		}
 		case OPT_MAX_MEMBERS: lim = &cfg->lim.max_members; break;
 		case OPT_MAX_TOTAL: lim = &cfg->lim.max_total; size = true;
 			break;
@@ -317,6 +370,12 @@ check_args(int argc, const struct config *cfg)
 	if (cfg->diff && cfg->dump_model) {
 		fprintf(stderr, "pathdoctor: diff: --dump-model reads one "
 		    "bundle\n");
+		return -1;
+	}
+	if (cfg->diff && cfg->min_level >= 0) {
+		fprintf(stderr, "pathdoctor: diff: --min-level reads one "
+		    "bundle (a finding hidden on one side would read as "
+		    "resolved or new)\n");
 		return -1;
 	}
 	if (!cfg->diff && cfg->fail_on_regression) {
@@ -377,7 +436,8 @@ report(const struct config *cfg, const char *bundle, struct loaded *l)
 {
 	const struct pd_rule_filter filter = { rule_filter, cfg };
 
-	pd_report_build(&l->r, bundle, l->m, &l->cov, &l->fs, &filter);
+	pd_report_build_min(&l->r, bundle, l->m, &l->cov, &l->fs, &filter,
+	    cfg->min_level);
 }
 
 static void
@@ -538,7 +598,7 @@ out:
 int
 main(int argc, char **argv)
 {
-	struct config cfg = { .fail_on = PD_LEVEL_OFF };
+	struct config cfg = { .fail_on = PD_LEVEL_OFF, .min_level = -1 };
 	int done;
 
 	pd_limits_default(&cfg.lim);

@@ -6,6 +6,7 @@
 #   cli      exit codes and broken input through the real binary
 #   redact   --redact leaves no host name, serial, address, UUID or
 #            user of the samples in any output
+#   install  make install into a DESTDIR: programs, man pages, schemas
 #   caps     hostile bundles made at test time: bombs at every layer,
 #            xz dictionaries, many members, a stalled stdin
 #   tshark   capture histograms and TCP analysis against tshark's
@@ -59,6 +60,7 @@ stage() {
 	stage golden sh tests/run-golden.sh "$build/pathdoctor"
 	stage cli sh tests/cli.sh "$build/pathdoctor"
 	stage redact python3 tests/redact.py "$build/pathdoctor"
+	stage install sh tests/install.sh
 	stage caps sh tests/caps.sh "$build/pathdoctor"
 	stage ladder sh tests/ladder-accept.sh "$build/pathdoctor"
 	stage tshark sh tests/tshark-compare.sh "$build/pathdoctor"

@@ -45,7 +45,7 @@ grep_out version-text "pathdoctor 0" out
 expect 0 help --help
 for o in format output list-formats list-rules explain only skip \
     dump-model fail-on max-members max-total max-ratio max-spool \
-    max-depth max-line one-thread version help; do
+    max-depth max-line one-thread min-level version help; do
 	grep -q -- "--$o" "$tmp/out" || echo "not ok cli help-lists-$o"
 done
 echo "ok cli help-lists-every-option"
@@ -70,6 +70,24 @@ expect 1 fail-on-high --fail-on high "$s"
 expect 0 fail-on-high-clean --fail-on high samples/gx10-after.tgz
 expect 0 fail-on-off --fail-on off "$s"
 expect 0 fail-on-clean-bundle --fail-on low samples/gx10-after.tgz
+# --min-level hides what is below it from the report and from --fail-on
+expect 1 min-level-fail-on --only nic.lro-off --fail-on low \
+    samples/sosreport-gx10-20251124.tgz
+expect 0 min-level-hides-fail-on --only nic.lro-off --min-level medium \
+    --fail-on low samples/sosreport-gx10-20251124.tgz
+expect 0 min-level-json --min-level medium -f json "$s"
+grep_out min-level-json-count '"count": 1' out
+grep_out min-level-json-level '"level": "medium"' out
+expect 0 no-min-level-json -f json "$s"
+grep_out no-min-level-json-null '"hidden_below_level": null' out
+expect 2 bad-min-level --min-level off "$s"
+expect 2 diff-min-level diff --min-level high "$s" samples/gx10-after.tgz
+# a profile without per-CPU core types: "all CPUs" takes a plural verb
+mkdir "$tmp/nocpu"
+tar -xzf samples/gx10-kernel-before.tgz -C "$tmp/nocpu"
+find "$tmp/nocpu" \( -name '*cpuinfo*' -o -name '*lscpu*' \) -exec rm -f {} +
+expect 0 all-cpus -f md "$tmp/nocpu"
+grep_out all-cpus-spend "all CPUs spend [0-9.]* % of their busy samples" out
 expect 0 skip-group --skip pcie,nic,iommu,workload "$s"
 grep_out skip-group-none "No findings" out
 expect 0 only-rule --only pcie.mps-below-capability -f json "$s"
@@ -173,6 +191,14 @@ if command -v python3 >/dev/null 2>&1; then
 		ran "cli hostile-$f" $? "$tmp/err" &&
 		    python3 tests/hostile.py check "$f" "$tmp/h.$f"
 	done
+	# pathdoctor diff prints what changed: the hostile release and
+	# command line reach it as text too
+	for f in md term json; do
+		"$bin" diff -f "$f" samples/gx10-before.tgz "$tmp/hostile.tar" \
+		    >"$tmp/d.$f" 2>"$tmp/err"
+		ran "cli hostile-diff-$f" $? "$tmp/err" &&
+		    python3 tests/hostile.py check "diff-$f" "$tmp/d.$f"
+	done
 else
 	echo "not ok cli hostile # SKIP python3 not installed"
 fi
@@ -195,6 +221,14 @@ jsonschema.validate(json.load(open(sys.argv[1])),
 			echo "not ok cli json-schema $(basename "$b")"
 		fi
 	done
+	"$bin" -f json --min-level high "$s" >"$tmp/r.json" 2>"$tmp/err"
+	if python3 -c 'import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[1])),
+    json.load(open("formats/report.schema.json")))' "$tmp/r.json"; then
+		echo "ok cli json-schema min-level"
+	else
+		echo "not ok cli json-schema min-level"
+	fi
 else
 	echo "not ok cli json-schema # SKIP python3-jsonschema not installed"
 fi

@@ -139,7 +139,19 @@ def main():
     kind, path = sys.argv[2], sys.argv[3]
     with open(path, "rb") as fh:
         text = fh.read()
-    if kind == "md":
+    if kind.startswith("diff-"):
+        no_controls(kind, text)
+        if kind == "diff-json":
+            try:
+                d = json.loads(text)
+                ok = any(c["what"] == "kernel" and "\x1b" in (c["after"] or "")
+                         for h in d["hosts"] for c in h["changes"])
+                result(ok, "diff-json-kernel-change-kept")
+            except ValueError as e:
+                result(False, "diff-json-parses", str(e))
+        else:
+            result(b"x1b" in text, kind + "-shows-escape-as-text")
+    elif kind == "md":
         check_md(text)
     elif kind == "json":
         check_json(text)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Scaling: bundles with many PCI devices (bridges found by bus range),
 # many interfaces in one ip link, many sysctls, many ethtool -S
-# snapshots of one interface and many host directories, generated here
-# at N and 2N (a quarter of that for the two made of one member per
+# snapshots of one interface, many host directories, and pathdoctor diff
+# of two bundles of many hosts, generated here at N and 2N (a quarter of that for the two made of one member per
 # record).  Each must take CPU time that grows about linearly
 # (time(2N)/time(N) < 3; quadratic work makes it 4), peak memory under
 # 256 MB, exit 0, with a sibling member (uname -a) still analysed.
@@ -80,8 +80,28 @@ def hosts(tar, k):
     put(tar, ("h/uname.txt"), UNAME)
 
 
-def run(root):
-    p = subprocess.Popen([binary, "--dump-model", root],
+def diff_hosts(tar, k):
+    # BEFORE; AFTER is the same hosts with one parameter added (after())
+    for i in range(k):
+        put(tar, "h%d/cmdline.txt" % ((i * 7919) % k),
+            "BOOT_IMAGE=/vmlinuz ro quiet\n")
+    put(tar, ("h/uname.txt"), UNAME)
+
+
+def after(root, k):
+    path = root + ".after.tar"
+    with tarfile.open(path, "w", format=tarfile.USTAR_FORMAT) as tar:
+        for i in range(k):
+            put(tar, "h%d/cmdline.txt" % ((i * 7919) % k),
+                "BOOT_IMAGE=/vmlinuz ro quiet iommu.strict=0\n")
+        put(tar, ("h/uname.txt"), UNAME)
+    return path
+
+
+def run(root, k=0):
+    args = ["--dump-model", root] if not k else \
+        ["diff", "-f", "md", root, after(root, k)]
+    p = subprocess.Popen([binary] + args,
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     out = p.stdout.read()
     _, status, use = os.wait4(p.pid, 0)
@@ -95,7 +115,7 @@ def run(root):
 # directory walk) keep each run short
 cases = [("lspci", lspci, n), ("ip-link", iplink, n),
          ("sysctl", sysctls, n), ("snapshots", snaps, n // 4),
-         ("hosts", hosts, n // 4)]
+         ("hosts", hosts, n // 4), ("diff", diff_hosts, n // 10)]
 print("1..%d" % (4 * len(cases)))
 t = 0
 for name, gen, size in cases:
@@ -104,8 +124,10 @@ for name, gen, size in cases:
         root = os.path.join(top, "%s-%d.tar" % (name, k))
         with tarfile.open(root, "w", format=tarfile.USTAR_FORMAT) as tar:
             gen(tar, k)
-        res.append(run(root))
+        res.append(run(root, k if name == "diff" else 0))
         os.unlink(root)
+        if name == "diff":
+            os.unlink(root + ".after.tar")
     (rc1, out1, t1, m1), (rc2, out2, t2, m2) = res
     ratio = t2 / max(t1, 0.01)
 
@@ -117,6 +139,10 @@ for name, gen, size in cases:
     ok(rc1 == 0 and rc2 == 0, "exit 0 (%d, %d)" % (rc1, rc2))
     ok(ratio < 3, "time(2N)/time(N) = %.2f" % ratio)
     ok(m2 < 256, "peak memory %.0f MB" % m2)
-    ok(b"nodename: scale; kernel: 6.8.0" in out2,
-       "a sibling member analysed")
+    ok(b"nodename: scale; kernel: 6.8.0" in out2 or
+       (name == "diff" and
+        out2.count(b"| cmdline | iommu.strict | (absent) | "
+                   b"iommu.strict=0 |") == 2 * size),
+       "a sibling member analysed" if name != "diff" else
+       "the change found on every host")
 PY

@@ -68,12 +68,21 @@ struct pd_report {
 					 * table and the ladder only */
 	unsigned n_hidden;		/* findings below --min-level, left
 					 * out of every output */
+	const char *min_level;		/* --min-level's level ("medium");
+					 * NULL: every finding shown */
 };
 
 /* Runs the rules and fills r with what every renderer shows. */
 void pd_report_build(struct pd_report *r, const char *bundle,
     const struct pd_model *m, const struct pd_coverage *cov,
     struct pd_findings *fs, const struct pd_rule_filter *filter);
+/* The same, then (--min-level) removes from fs the findings below
+ * min_level, an enum pd_level, once the ladders have seen them all and
+ * set their gains; r->n_hidden counts them.  min_level < 0: none. */
+void pd_report_build_min(struct pd_report *r, const char *bundle,
+    const struct pd_model *m, const struct pd_coverage *cov,
+    struct pd_findings *fs, const struct pd_rule_filter *filter,
+    int min_level);
 
 struct pd_renderer {
 	const char *name;		/* "md", "json", "term" */

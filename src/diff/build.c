@@ -141,14 +141,41 @@ summary(struct pd_diff_host *dh, struct pd_arena *a)
 	    dh->regression_why) : "");
 }
 
+/* The hosts' paragraphs, one after the other, in one pass (a fleet's
+ * thousands of hosts must not be appended one by one). */
+static const char *
+joined(struct pd_arena *a, const struct pd_diff_host *hosts)
+{
+	size_t len = 0;
+
+	for (const struct pd_diff_host *dh = hosts; dh; dh = dh->next)
+		len += strlen(dh->summary) + 1;
+	if (!len)
+		return "Neither bundle has a host pathdoctor read.";
+	char *s = pd_arena_alloc(a, len), *p = s;
+
+	for (const struct pd_diff_host *dh = hosts; dh; dh = dh->next) {
+		size_t n = strlen(dh->summary);
+
+		if (p != s)
+			*p++ = ' ';
+		memcpy(p, dh->summary, n);
+		p += n;
+	}
+	*p = '\0';
+	return s;
+}
+
 void
 pd_diff_build(struct pd_diff *d, const struct pd_report *rb,
     const struct pd_report *ra, struct pd_arena *a)
 {
+	struct pd_diff_index xb, xa;
+
 	*d = (struct pd_diff){ .before = rb, .after = ra, .arena = a };
 	d->hosts = pd_diff_match_hosts(rb->model, ra->model, a);
-	const char *all = NULL;
-
+	pd_diff_index_build(&xb, rb, a);
+	pd_diff_index_build(&xa, ra, a);
 	for (struct pd_diff_host *dh = d->hosts; dh; dh = dh->next) {
 		d->n_hosts++;
 		if (dh->before && dh->after) {
@@ -157,12 +184,10 @@ pd_diff_build(struct pd_diff *d, const struct pd_report *rb,
 			for (unsigned k = 0; k < pd_n_change_kinds; k++)
 				pd_change_kinds[k].find(&c, dh->before, dh->after);
 		}
-		pd_diff_findings(dh, rb, ra, a);
-		pd_diff_realised(dh, rb, ra, a);
+		pd_diff_findings(dh, &xb, &xa, a);
+		pd_diff_realised(dh, &xb, &xa, a);
 		summary(dh, a);
 		d->regression = d->regression || dh->regression;
-		all = pd_arena_printf(a, "%s%s%s", all ? all : "", all ? " " : "",
-		    dh->summary);
 	}
-	d->summary = all ? all : "Neither bundle has a host pathdoctor read.";
+	d->summary = joined(a, d->hosts);
 }

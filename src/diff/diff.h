@@ -4,7 +4,36 @@
 
 #include "pathdoctor/diff.h"
 
+#include <stdint.h>
+
 struct pd_report;
+
+/* A report's items by host (src/diff/index.c). */
+enum pd_diff_kind {
+	PD_DIFF_FINDING, PD_DIFF_NOT_EVALUATED, PD_DIFF_NOT_APPLICABLE,
+	PD_DIFF_LADDER, PD_DIFF_LADDER_GAP,
+};
+
+struct pd_diff_item {
+	uintptr_t host;
+	enum pd_diff_kind kind;
+	size_t seq;			/* the order in the report's list */
+	const void *item;
+};
+
+struct pd_diff_index {
+	const struct pd_report *r;
+	struct pd_diff_item *v;		/* by host, kind, seq */
+	size_t n;
+};
+
+void pd_diff_index_build(struct pd_diff_index *x, const struct pd_report *r,
+    struct pd_arena *a);
+/* The items of kind k of host h, from *first, in the report's order;
+ * returns how many. */
+size_t pd_diff_index_find(const struct pd_diff_index *x,
+    const struct pd_host *h, enum pd_diff_kind k,
+    const struct pd_diff_item **first);
 
 /* Where a change finder appends to one host pair's list. */
 struct pd_changes {
@@ -56,10 +85,10 @@ void pd_changes_captures(struct pd_changes *c, const struct pd_host *b,
     const struct pd_host *a);
 
 /* Resolved, persisting and new findings of one host pair. */
-void pd_diff_findings(struct pd_diff_host *dh, const struct pd_report *rb,
-    const struct pd_report *ra, struct pd_arena *a);
+void pd_diff_findings(struct pd_diff_host *dh, const struct pd_diff_index *b,
+    const struct pd_diff_index *a, struct pd_arena *ar);
 /* Throughput, the prediction for the fixes made, the verdict. */
-void pd_diff_realised(struct pd_diff_host *dh, const struct pd_report *rb,
-    const struct pd_report *ra, struct pd_arena *a);
+void pd_diff_realised(struct pd_diff_host *dh, const struct pd_diff_index *b,
+    const struct pd_diff_index *a, struct pd_arena *ar);
 
 #endif

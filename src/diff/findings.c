@@ -131,28 +131,36 @@ persisting_why(struct pd_arena *a, const struct pd_diff_host *dh,
 	    "changed");
 }
 
-/* The rule was not evaluated on h: what it lacked; NULL when it ran. */
+/* The rule was not evaluated on h, or does not apply to it: why, as a
+ * sentence naming side; NULL when it ran. */
 static const char *
-not_evaluated(struct pd_arena *a, const struct pd_report *r,
+not_evaluated(struct pd_arena *a, const struct pd_diff_index *x,
     const struct pd_host *h, const struct pd_rule *rule, const char *side)
 {
-	for (const struct pd_not_evaluated *n = r->not_evaluated; n;
-	    n = n->next) {
-		if (n->host != h || n->rule != rule)
+	const struct pd_diff_item *it;
+	size_t n = pd_diff_index_find(x, h, PD_DIFF_NOT_EVALUATED, &it);
+
+	for (size_t k = 0; k < n; k++) {
+		const struct pd_not_evaluated *e = it[k].item;
+
+		if (e->rule != rule)
 			continue;
 		const char *s = "";
 
-		for (unsigned i = 0; i < n->n_needs; i++)
+		for (unsigned i = 0; i < e->n_needs; i++)
 			s = pd_arena_printf(a, "%s%s%s", s, i ? "; " : "",
-			    n->needs[i]);
+			    e->needs[i]);
 		return pd_arena_printf(a, "%s could not evaluate the rule (it "
 		    "needs: %s)", side, s);
 	}
-	for (const struct pd_not_evaluated *n = r->not_applicable; n;
-	    n = n->next)
-		if (n->host == h && n->rule == rule)
+	n = pd_diff_index_find(x, h, PD_DIFF_NOT_APPLICABLE, &it);
+	for (size_t k = 0; k < n; k++) {
+		const struct pd_not_evaluated *e = it[k].item;
+
+		if (e->rule == rule)
 			return pd_arena_printf(a, "the rule does not apply to %s's "
-			    "host: %s", side, n->inapplicable);
+			    "host: %s", side, e->inapplicable);
+	}
 	return NULL;
 }
 
@@ -208,20 +216,19 @@ entry(struct pd_arena *a, enum pd_diff_state st, const struct pd_finding *fb,
 
 /* A host's findings in rank order, at most cap of them. */
 static unsigned
-of_host(const struct pd_report *r, const struct pd_host *h,
+of_host(const struct pd_diff_index *x, const struct pd_host *h,
     const struct pd_finding **out, unsigned cap, bool *more)
 {
-	unsigned n = 0;
+	const struct pd_diff_item *it;
+	size_t n = h ? pd_diff_index_find(x, h, PD_DIFF_FINDING, &it) : 0;
 
-	for (size_t i = 0; h && i < r->findings->n; i++)
-		if (r->findings->v[i]->host == h) {
-			if (n == cap) {
-				*more = true;
-				break;
-			}
-			out[n++] = r->findings->v[i];
-		}
-	return n;
+	if (n > cap) {
+		*more = true;
+		n = cap;
+	}
+	for (size_t k = 0; k < n; k++)
+		out[k] = it[k].item;
+	return (unsigned)n;
 }
 
 static bool
@@ -255,15 +262,13 @@ pair_up(const struct pd_finding **fb, unsigned nb, const struct pd_finding **fa,
 #define FINDINGS_COMPARED 256
 
 void
-pd_diff_findings(struct pd_diff_host *dh, const struct pd_report *rb,
-    const struct pd_report *ra, struct pd_arena *a)
+pd_diff_findings(struct pd_diff_host *dh, const struct pd_diff_index *rb,
+    const struct pd_diff_index *ra, struct pd_arena *a)
 {
-	const struct pd_finding **fb = pd_arena_alloc(a, FINDINGS_COMPARED *
-	    sizeof(*fb));
-	const struct pd_finding **fa = pd_arena_alloc(a, FINDINGS_COMPARED *
-	    sizeof(*fa));
-	int *partner = pd_arena_alloc(a, FINDINGS_COMPARED * sizeof(*partner));
-	bool *taken = pd_arena_alloc(a, FINDINGS_COMPARED);
+	/* on the stack: a fleet's thousands of host pairs keep nothing */
+	const struct pd_finding *fb[FINDINGS_COMPARED], *fa[FINDINGS_COMPARED];
+	int partner[FINDINGS_COMPARED];
+	bool taken[FINDINGS_COMPARED] = { 0 };
 	bool more = false;
 	unsigned nb = of_host(rb, dh->before, fb, FINDINGS_COMPARED, &more);
 	unsigned na = of_host(ra, dh->after, fa, FINDINGS_COMPARED, &more);

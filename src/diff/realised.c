@@ -67,32 +67,36 @@ pd_diff_range(struct pd_arena *a, const struct pd_diff_host *dh, double lo,
 }
 
 static const struct pd_ladder *
-ladder_of(const struct pd_report *r, const struct pd_host *h)
+ladder_of(const struct pd_diff_index *x, const struct pd_host *h)
 {
-	for (const struct pd_ladder *l = r->ladders; h && l; l = l->next)
-		if (l->host == h)
-			return l;
-	return NULL;
+	const struct pd_diff_item *it;
+
+	return h && pd_diff_index_find(x, h, PD_DIFF_LADDER, &it) ? it->item :
+	    NULL;
 }
 
 /* Why a side has no throughput to compare. */
 static const char *
-no_ladder(struct pd_arena *a, const struct pd_report *r,
+no_ladder(struct pd_arena *a, const struct pd_diff_index *x,
     const struct pd_host *h, const char *side)
 {
+	const struct pd_diff_item *it;
+
 	if (!h)
 		return pd_arena_printf(a, "the host is not in %s", side);
-	for (const struct pd_ladder_gap *g = r->ladder_gaps; g; g = g->next)
-		if (g->host == h)
-			return pd_arena_printf(a, "%s has no path to model: %s",
-			    side, g->needs);
+	if (pd_diff_index_find(x, h, PD_DIFF_LADDER_GAP, &it)) {
+		const struct pd_ladder_gap *g = it->item;
+
+		return pd_arena_printf(a, "%s has no path to model: %s", side,
+		    g->needs);
+	}
 	return pd_arena_printf(a, "%s shows no NIC of the host's own and no "
 	    "benchmark output", side);
 }
 
 static void
-throughput(struct pd_diff_host *dh, const struct pd_report *rb,
-    const struct pd_report *ra, struct pd_arena *a)
+throughput(struct pd_diff_host *dh, const struct pd_diff_index *rb,
+    const struct pd_diff_index *ra, struct pd_arena *a)
 {
 	const struct pd_ladder *lb = dh->ladder_before, *la = dh->ladder_after;
 
@@ -238,8 +242,8 @@ regression(struct pd_diff_host *dh, struct pd_arena *a)
 }
 
 void
-pd_diff_realised(struct pd_diff_host *dh, const struct pd_report *rb,
-    const struct pd_report *ra, struct pd_arena *a)
+pd_diff_realised(struct pd_diff_host *dh, const struct pd_diff_index *rb,
+    const struct pd_diff_index *ra, struct pd_arena *a)
 {
 	dh->ladder_before = ladder_of(rb, dh->before);
 	dh->ladder_after = ladder_of(ra, dh->after);

@@ -91,10 +91,36 @@ split_inapplicable(struct pd_report *r, struct pd_not_evaluated *all)
 	r->not_applicable = na;
 }
 
+/* --min-level: the findings below it leave the list, in rank order;
+ * their level is read after the ladders set their gains. */
+static void
+hide_below(struct pd_report *r, struct pd_findings *fs, int min_level)
+{
+	size_t k = 0;
+
+	if (min_level < 0)
+		return;
+	r->min_level = pd_level_name((enum pd_level)min_level);
+	for (size_t i = 0; i < fs->n; i++)
+		if ((int)pd_finding_level(fs->v[i]) >= min_level)
+			fs->v[k++] = fs->v[i];
+	r->n_hidden = (unsigned)(fs->n - k);
+	fs->n = k;
+}
+
 void
 pd_report_build(struct pd_report *r, const char *bundle,
     const struct pd_model *m, const struct pd_coverage *cov,
     struct pd_findings *fs, const struct pd_rule_filter *filter)
+{
+	pd_report_build_min(r, bundle, m, cov, fs, filter, -1);
+}
+
+void
+pd_report_build_min(struct pd_report *r, const char *bundle,
+    const struct pd_model *m, const struct pd_coverage *cov,
+    struct pd_findings *fs, const struct pd_rule_filter *filter,
+    int min_level)
 {
 	*r = (struct pd_report){ .bundle = bundle, .model = m,
 		.findings = fs, .coverage = cov };
@@ -103,6 +129,7 @@ pd_report_build(struct pd_report *r, const char *bundle,
 
 	r->ladders = pd_ladders_build(m, fs, &gaps);
 	r->ladder_gaps = gaps;
+	hide_below(r, fs, min_level);
 	r->unused = unused_views(m);
 	r->nothing_read = cov->n_members ? nothing_read(cov, pd_model_arena(m)) :
 	    NULL;

@@ -38,7 +38,7 @@ pd_chart_sizes(struct pd_arena *a, const char *ta,
 {
 	uint32_t sizes[MAX_ROWS];
 	unsigned n = 0;
-	uint64_t max = 0;
+	uint64_t max_a = 0, max_b = 0;
 	char out[4096], ba[BAR + 1], bb[BAR + 1];
 	size_t len = 0;
 
@@ -55,13 +55,19 @@ pd_chart_sizes(struct pd_arena *a, const char *ta,
 		if (!seen && n < rows)
 			sizes[n++] = vb[i].bytes;
 	}
+	/* each column on its own scale: 90 super-packets beside 4051
+	 * segments would otherwise draw as one # */
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t x = count_of(va, na, sizes[i]);
 		uint64_t y = vb ? count_of(vb, nb, sizes[i]) : 0;
 
-		max = x > max ? x : max;
-		max = y > max ? y : max;
+		max_a = x > max_a ? x : max_a;
+		max_b = y > max_b ? y : max_b;
 	}
+	if (vb)
+		len += (size_t)snprintf(out + len, sizeof(out) - len,
+		    "%10s  bars: each column on its own scale (%d # = its "
+		    "largest count)\n", "", BAR);
 	len += (size_t)snprintf(out + len, sizeof(out) - len, "%10s  %-*s %8s",
 	    "payload", BAR, ta, "count");
 	if (vb)
@@ -70,13 +76,13 @@ pd_chart_sizes(struct pd_arena *a, const char *ta,
 	for (unsigned i = 0; i < n && len < sizeof(out) - 128; i++) {
 		uint64_t x = count_of(va, na, sizes[i]);
 
-		bar(ba, sizeof(ba), x, max);
+		bar(ba, sizeof(ba), x, max_a);
 		len += (size_t)snprintf(out + len, sizeof(out) - len,
 		    "\n%8u B  %s %8llu", sizes[i], ba, (unsigned long long)x);
 		if (vb) {
 			uint64_t y = count_of(vb, nb, sizes[i]);
 
-			bar(bb, sizeof(bb), y, max);
+			bar(bb, sizeof(bb), y, max_b);
 			len += (size_t)snprintf(out + len, sizeof(out) - len,
 			    "  %s %8llu", bb, (unsigned long long)y);
 		}

@@ -8,7 +8,8 @@
 struct pd_arena;
 
 /* Up to rows sizes by count; with b, b's counts for the same sizes (and
- * its own top sizes) are printed beside a's. */
+ * its own top sizes) are printed beside a's, each column's bars scaled
+ * to its own largest count (a line above the header says so). */
 const char *pd_chart_sizes(struct pd_arena *a, const char *title_a,
     const struct pd_size_count *va, unsigned na, const char *title_b,
     const struct pd_size_count *vb, unsigned nb, unsigned rows);

@@ -34,6 +34,17 @@ pd_json_evidence(const struct pd_evidence *ev)
 	return o;
 }
 
+/* The rule's documentation: its URLs, [] when it names none. */
+static json_t *
+links_json(const struct pd_rule *r)
+{
+	json_t *a = json_array();
+
+	for (const char *const *l = r->links; l && *l; l++)
+		json_array_append_new(a, pd_json_str(*l));
+	return a;
+}
+
 json_t *
 pd_json_finding(const struct pd_finding *f, struct pd_arena *a)
 {
@@ -68,6 +79,7 @@ pd_json_finding(const struct pd_finding *f, struct pd_arena *a)
 	for (unsigned i = 0; i < f->n_ev; i++)
 		json_array_append_new(ev, pd_json_evidence(&f->ev[i]));
 	json_object_set_new(o, "evidence", ev);
+	json_object_set_new(o, "links", links_json(f->rule));
 	return o;
 }
 
@@ -578,6 +590,21 @@ dump_escaping_del(const char *buf, size_t n, void *ctx)
 	return ferror(out) ? -1 : 0;
 }
 
+/* --min-level: the level and how many findings it left out; null
+ * without the option. */
+static json_t *
+hidden_json(const struct pd_report *r)
+{
+	json_t *o;
+
+	if (!r->min_level)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "level", pd_json_str(r->min_level));
+	json_object_set_new(o, "count", json_integer(r->n_hidden));
+	return o;
+}
+
 static int
 render_json(const struct pd_report *r, FILE *out)
 {
@@ -594,6 +621,7 @@ render_json(const struct pd_report *r, FILE *out)
 		json_array_append_new(fs, pd_json_finding(r->findings->v[i],
 		    pd_model_arena(r->model)));
 	json_object_set_new(root, "findings", fs);
+	json_object_set_new(root, "hidden_below_level", hidden_json(r));
 	json_object_set_new(root, "ladders", pd_ladders_json(r->ladders));
 	json_object_set_new(root, "ladders_missing",
 	    pd_ladder_gaps_json(r->ladder_gaps));

@@ -253,6 +253,14 @@ chosen(const struct pd_host *h, const struct pd_profile *p)
 	return best == p && (n == 1 || time_rank(p->event) > 0);
 }
 
+/* A group of CPUs is one core type ("Cortex-X925" spends), or, without
+ * per-CPU types, "all CPUs" (spend). */
+static bool
+plural(const char *group)
+{
+	return strncmp(group, "all ", 4) == 0;
+}
+
 static void
 check_strict(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
@@ -271,10 +279,12 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 		struct pd_finding *f = pd_finding_new(out, self, h, "kernel");
 		bool lazy = h->iommu.mode == PD_IOMMU_LAZY ||
 		    h->iommu.mode == PD_IOMMU_PASSTHROUGH;
+		bool many = plural(g->name);
 
-		pd_finding_summary(out, f, "%s spends %.1f %% of its busy "
+		pd_finding_summary(out, f, "%s %s %.1f %% of %s busy "
 		    "samples (event %s) in IOMMU invalidation, most in %s (per "
-		    "core type: %s)%s. %s", g->name, 100 * s.f_self,
+		    "core type: %s)%s. %s", g->name, many ? "spend" : "spends",
+		    100 * s.f_self, many ? "their" : "its",
 		    p->event ? p->event : "unnamed", s.top->name,
 		    group_list(a, p, &s), p->has_callchain ? "" : "; without "
 		    "call chains, time spent below it is not counted",
@@ -312,6 +322,13 @@ check_strict(const struct pd_rule *self, const struct pd_host *h,
 	}
 }
 
+/* The documentation each rule rests on (struct pd_rule .links). */
+static const char *const strict_links[] = {
+	/* iommu.strict, iommu.passthrough */
+	"https://docs.kernel.org/admin-guide/kernel-parameters.html",
+	NULL,
+};
+
 static const struct pd_rule rules[] = {
 	{
 		.id = "iommu.strict-invalidation",
@@ -327,6 +344,7 @@ static const struct pd_rule rules[] = {
 		    "Risk: lazy invalidation lets a device reach freed memory "
 		    "briefly; keep strict for untrusted devices.  "
 		    "iommu.passthrough=1 measured no faster than lazy.",
+		.links = strict_links,
 		.needs = PD_HAVE_PROFILE,
 		.check = check_strict,
 	},

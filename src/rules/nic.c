@@ -499,6 +499,29 @@ check_pause(const struct pd_rule *self, const struct pd_host *h,
 	}
 }
 
+/* The documentation each rule rests on (struct pd_rule .links). */
+static const char *const idle_links[] = {
+	/* arp_ignore, arp_announce */
+	"https://docs.kernel.org/networking/ip-sysctl.html",
+	/* rx_bytes, rx_bytes_phy */
+	"https://docs.kernel.org/networking/device_drivers/ethernet/mellanox/mlx5/counters.html",
+	NULL,
+};
+static const char *const lro_links[] = {
+	/* -k, -K lro */
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
+	"https://docs.kernel.org/networking/device_drivers/ethernet/mellanox/mlx5/index.html",
+	/* ip_forward */
+	"https://docs.kernel.org/networking/ip-sysctl.html",
+	NULL,
+};
+static const char *const pause_links[] = {
+	/* -a, -A */
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
+	"https://docs.kernel.org/networking/statistics.html",
+	NULL,
+};
+
 static const struct pd_rule rules[] = {
 	{
 		.id = "nic.idle-pf",
@@ -521,6 +544,7 @@ static const struct pd_rule rules[] = {
 		.physical = true,
 		.sysctls = "net.ipv4.conf.*.arp_ignore "
 		    "net.ipv4.conf.*.arp_announce",
+		.links = idle_links,
 		.needs = PD_HAVE_NIC_STATS | PD_HAVE_NETDEV_PCI,
 		.check = check_idle_pf,
 	},
@@ -538,6 +562,7 @@ static const struct pd_rule rules[] = {
 		    "70 with rates, 45 with totals, 30 when blocked.",
 		.physical = true,
 		.sysctls = "net.ipv4.ip_forward",
+		.links = lro_links,
 		.needs = PD_HAVE_NIC_FEATURES | PD_HAVE_NIC_STATS,
 		.check = check_lro,
 	},
@@ -557,6 +582,7 @@ static const struct pd_rule rules[] = {
 		    "with drops and retransmissions, 55 with retransmissions, "
 		    "50 with drop rates, 40 with since-boot drops.",
 		.physical = true,
+		.links = pause_links,
 		.needs = PD_HAVE_PAUSE,
 		.check = check_pause,
 	},

@@ -519,6 +519,20 @@ check_link(const struct pd_rule *self, const struct pd_host *h,
 	per_device(self, h, out, link_candidate, emit_link);
 }
 
+/* The documentation each rule rests on (struct pd_rule .links). */
+static const char *const mps_links[] = {
+	/* pci=pcie_bus_perf */
+	"https://docs.kernel.org/admin-guide/kernel-parameters.html",
+	/* DevCap, DevCtl */
+	"https://man7.org/linux/man-pages/man8/lspci.8.html",
+	NULL,
+};
+static const char *const link_links[] = {
+	/* LnkCap, LnkSta */
+	"https://man7.org/linux/man-pages/man8/lspci.8.html",
+	NULL,
+};
+
 static const struct pd_rule rules[] = {
 	{
 		.id = "pcie.mps-below-capability",
@@ -536,6 +550,7 @@ static const struct pd_rule rules[] = {
 		    "unreadable, 40 without topology, and at most 60 while no "
 		    "port speed tells whether the link limits throughput.",
 		.physical = true,
+		.links = mps_links,
 		.needs = PD_HAVE_PCI | PD_HAVE_PCIE_LINK,
 		.check = check_mps,
 	},
@@ -554,6 +569,7 @@ static const struct pd_rule rules[] = {
 		    "and a port's downgrade is reported on the device below "
 		    "it.",
 		.physical = true,
+		.links = link_links,
 		.needs = PD_HAVE_PCI | PD_HAVE_PCIE_LINK,
 		.check = check_link,
 	},

@@ -295,6 +295,14 @@ check_gso(const struct pd_rule *self, const struct pd_host *h,
 		predicted(self, h, out);
 }
 
+/* The documentation each rule rests on (struct pd_rule .links). */
+static const char *const gso_links[] = {
+	"https://docs.kernel.org/networking/segmentation-offloads.html",
+	/* gso_max_size */
+	"https://man7.org/linux/man-pages/man8/ip-link.8.html",
+	NULL,
+};
+
 static const struct pd_rule rules[] = {
 	{
 		.id = "tcp.gso-mismatch",
@@ -314,6 +322,7 @@ static const struct pd_rule rules[] = {
 		    "headroom over the observed rate.  Fix: gso_max_size and "
 		    "gso_ipv4_max_size a little under the physical limit "
 		    "(63000 for 64000) in the guest.",
+		.links = gso_links,
 		.needs = PD_HAVE_IPLINK,
 		.check = check_gso,
 	},

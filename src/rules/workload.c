@@ -635,6 +635,24 @@ check_pool(const struct pd_rule *self, const struct pd_host *h,
 	}
 }
 
+/* The documentation each rule rests on (struct pd_rule .links). */
+static const char *const in_flight_links[] = {
+	/* iodepth, numjobs */
+	"https://fio.readthedocs.io/en/latest/fio_doc.html",
+	/* spdk_nvme_perf: "Running Benchmarks with Perf Tool" */
+	"https://spdk.io/doc/nvme.html#nvme_perf",
+	NULL,
+};
+static const char *const shared_links[] = {
+	/* filename, file_service_type */
+	"https://fio.readthedocs.io/en/latest/fio_doc.html",
+	NULL,
+};
+static const char *const pool_links[] = {
+	"https://spdk.io/doc/nvme.html#nvme_perf",
+	NULL,
+};
+
 static const struct pd_rule rules[] = {
 	{
 		.id = "workload.reads-in-flight",
@@ -659,6 +677,7 @@ static const struct pd_rule rules[] = {
 		    "about 20 and at most 8 (spdk_nvme_perf).  The options come "
 		    "from the output, else from the collector's --during "
 		    "command.",
+		.links = in_flight_links,
 		.needs = PD_HAVE_WORKLOAD,
 		.check = check_in_flight,
 	},
@@ -678,6 +697,7 @@ static const struct pd_rule rules[] = {
 		    "with one job per device, or iostat -x during the run.  "
 		    "Fix: one job section per device with the same options, "
 		    "iodepth divided among them, group_reporting kept.",
+		.links = shared_links,
 		.needs = PD_HAVE_WORKLOAD,
 		.check = check_shared,
 	},
@@ -697,6 +717,7 @@ static const struct pd_rule rules[] = {
 		    "too many in flight cost the kernel initiator 3 to 5 % on "
 		    "the same host.  No lever: workload.reads-in-flight "
 		    "carries lowering -q on the ladder.  Fix: -q 8.",
+		.links = pool_links,
 		.needs = PD_HAVE_WORKLOAD,
 		.check = check_pool,
 	},

@@ -231,8 +231,53 @@ test_rule_table(void **state)
 			    strlen((*g)->name)) == 0);
 			assert_non_null(r->doc);
 			assert_true(r->needs != 0);
+			/* every rule names its documentation, as https URLs */
+			assert_non_null(r->links);
+			assert_non_null(r->links[0]);
+			for (const char *const *l = r->links; *l; l++)
+				assert_true(strncmp(*l, "https://", 8) == 0);
 		}
 	assert_null(pd_rule_find("no.such-rule"));
+}
+
+/* --min-level: the findings below it leave the list after the ladder
+ * has set every gain (the same ladder as without the option), the rest
+ * keep their rank, and n_hidden counts the others. */
+static void
+test_min_level(void **state)
+{
+	struct parsed all, some;
+	struct pd_report ra, rs;
+	size_t k = 0;
+
+	(void)state;
+	parsed_read(&all, "samples/gx10-before.tgz");
+	parsed_read(&some, "samples/gx10-before.tgz");
+	pd_report_build(&ra, "all", all.m, &all.cov, &all.fs, NULL);
+	pd_report_build_min(&rs, "some", some.m, &some.cov, &some.fs, NULL,
+	    PD_LEVEL_MEDIUM);
+	assert_null(ra.min_level);
+	assert_int_equal(ra.n_hidden, 0);
+	assert_string_equal(rs.min_level, "medium");
+	assert_true(rs.n_hidden > 0);
+	assert_int_equal(rs.findings->n + rs.n_hidden, ra.findings->n);
+	for (size_t i = 0; i < ra.findings->n; i++) {
+		const struct pd_finding *f = ra.findings->v[i];
+
+		if (pd_finding_level(f) < PD_LEVEL_MEDIUM)
+			continue;
+		assert_true(k < rs.findings->n);
+		const struct pd_finding *g = rs.findings->v[k++];
+
+		assert_string_equal(g->rule->id, f->rule->id);
+		assert_string_equal(g->subject, f->subject);
+		assert_int_equal(g->gain_lo, f->gain_lo);
+		assert_int_equal(g->gain_hi, f->gain_hi);
+		assert_int_equal(g->ladder_step, f->ladder_step);
+	}
+	assert_int_equal(k, rs.findings->n);
+	parsed_free(&all);
+	parsed_free(&some);
 }
 
 int
@@ -246,6 +291,7 @@ test_group_rules(void)
 		cmocka_unit_test(test_fix_depends_on_cmdline),
 		cmocka_unit_test(test_ranking_is_total),
 		cmocka_unit_test(test_rule_table),
+		cmocka_unit_test(test_min_level),
 	};
 	return cmocka_run_group_tests_name("rules", tests, NULL, NULL);
 }
