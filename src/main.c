@@ -18,6 +18,7 @@
 #include "report/dump.h"
 #include "report/escape.h"
 #include "report/wrap.h"
+#include "report/redact.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_BUNDLE = 3,
 	EXIT_NOTHING = 4 };
@@ -29,6 +30,7 @@ enum opt_id {
 	OPT_MAX_TOTAL, OPT_MAX_RATIO, OPT_MAX_SPOOL, OPT_MAX_DEPTH,
 	OPT_MAX_LINE, OPT_ONE_THREAD, OPT_FAIL_ON_REGRESSION, OPT_MIN_LEVEL,
 	OPT_BRIEF, OPT_WIDTH,
+	OPT_REDACT, OPT_REDACT_MAP,
 };
 
 static const struct opt {
@@ -70,6 +72,10 @@ static const struct opt {
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, NULL, "diff: exit 1 "
 	    "when a finding is new in AFTER or the throughput fell by more "
 	    "than the 7 % noise" },
+	{ "redact", OPT_REDACT, NULL, "mask host names, addresses, serial "
+	    "numbers, UUIDs and user names in the output" },
+	{ "redact-map", OPT_REDACT_MAP, "FILE", "--redact, and write each "
+	    "token with what it masks to FILE" },
 	{ "version", OPT_VERSION, NULL, "print the version" },
 	{ "help", OPT_HELP, NULL, "print this help" },
 };
@@ -80,6 +86,8 @@ struct config {
 	int min_level;		/* enum pd_level; -1: show every finding */
 	bool dump_model, brief;
 	bool diff, fail_on_regression;	/* pathdoctor diff BEFORE AFTER */
+	bool redact;
+	const char *redact_map;
 	struct pd_limits lim;
 	uint64_t width;			/* --width; 0: the terminal's */
 	bool width_given;
@@ -291,6 +299,9 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 		case OPT_ONE_THREAD: cfg->lim.one_thread = true; break;
 		case OPT_FAIL_ON_REGRESSION: cfg->fail_on_regression = true;
 			break;
+		case OPT_REDACT: cfg->redact = true; break;
+		case OPT_REDACT_MAP: cfg->redact_map = optarg; cfg->redact = true;
+			break;
 		case OPT_HELP: usage(stdout); *done = EXIT_CLEAN; return 0;
 		case OPT_VERSION:
 			printf("pathdoctor %s\n", PD_VERSION);
@@ -487,6 +498,39 @@ close_output(const struct config *cfg, FILE *out, int rc)
 	return rc;
 }
 
+/* --redact: the models' host names and serials known before rendering
+ * (both bundles of a diff, BEFORE's first). */
+static void
+redact_models(const struct config *cfg, const struct pd_model *m1,
+    const struct pd_model *m2)
+{
+	if (!cfg->redact)
+		return;
+	pd_redact_enable();
+	pd_redact_model(m1);
+	pd_redact_model(m2);
+}
+
+/* --redact-map FILE written once the output is; a full map said. */
+static int
+redact_finish(const struct config *cfg, int rc)
+{
+	FILE *f;
+
+	if (cfg->redact && pd_redact_overflow())
+		fprintf(stderr, "pathdoctor: --redact: the map is full (%d "
+		    "values): %lu more occurrences masked as {redacted}\n",
+		    PD_REDACT_MAX, pd_redact_overflow());
+	if (!cfg->redact_map || !pd_redact_enabled())
+		return rc;
+	if (!(f = fopen(cfg->redact_map, "w")) ||
+	    (pd_redact_write_map(f) | fclose(f)) != 0) {
+		perror(cfg->redact_map);
+		return rc == EXIT_CLEAN ? EXIT_BUNDLE : rc;
+	}
+	return rc;
+}
+
 static int
 run(const struct config *cfg, const char *bundle)
 {
@@ -500,6 +544,7 @@ run(const struct config *cfg, const char *bundle)
 		rc = EXIT_USAGE;
 		goto out;
 	}
+	redact_models(cfg, l.m, NULL);
 	if (cfg->dump_model) {
 		pd_model_dump(l.m, out);
 		goto out;
@@ -519,7 +564,7 @@ run(const struct config *cfg, const char *bundle)
 	if (rc == EXIT_CLEAN)
 		rc = fail_on(cfg, &l.fs);
 out:
-	rc = close_output(cfg, out, rc);
+	rc = redact_finish(cfg, close_output(cfg, out, rc));
 	unload(&l);
 	return rc;
 }
@@ -548,6 +593,7 @@ run_diff(const struct config *cfg, const char *before, const char *after)
 	report(cfg, before, &b);
 	report(cfg, after, &a);
 	b.r.width = a.r.width = pd_term_width(fileno(out), (unsigned)cfg->width);
+	redact_models(cfg, b.m, a.m);
 	struct pd_diff d;
 
 	pd_diff_build(&d, &b.r, &a.r, pd_model_arena(a.m));
@@ -562,7 +608,7 @@ run_diff(const struct config *cfg, const char *before, const char *after)
 	if (rc == EXIT_CLEAN)
 		rc = fail_on(cfg, &a.fs);
 out:
-	rc = close_output(cfg, out, rc);
+	rc = redact_finish(cfg, close_output(cfg, out, rc));
 	unload(&b);
 	unload(&a);
 	return rc;

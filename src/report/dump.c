@@ -5,6 +5,7 @@
 #include "decode/capture.h"
 #include "finalize/counters.h"
 #include "finalize/finalize.h"
+#include "pathdoctor/arena.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
 #include "report/dump.h"
@@ -65,7 +66,8 @@ dump_pcidev(FILE *out, struct pd_arena *a, const struct pd_pcidev *d)
 		    d->lnksta_mark ? " marked " : "",
 		    D(d->lnksta_mark));
 	if (d->has_dsn)
-		fprintf(out, "    serial: %016" PRIx64 "\n", d->dsn);
+		fprintf(out, "    serial: %s\n", D(pd_arena_printf(a,
+		    "%016" PRIx64, d->dsn)));
 	if (d->sriov_total >= 0)
 		fprintf(out, "    sr-iov: total %d, enabled %d, offset %d, "
 		    "stride %d\n", d->sriov_total, d->sriov_num,
@@ -279,7 +281,7 @@ dump_capture(FILE *out, struct pd_arena *a, const struct pd_capture *c)
 		const struct pd_flow *f = &c->flows[i];
 
 		pd_flow_key_fmt(key, sizeof(key), &f->key);
-		fprintf(out, "    flow %s\n", key);
+		fprintf(out, "    flow %s\n", D(key));
 		for (int d = 0; d < 2; d++) {
 			const struct pd_flow_dir *fd = &f->dir[d];
 
@@ -401,7 +403,8 @@ dump_host(FILE *out, struct pd_arena *a, const struct pd_host *h)
 	for (const struct pd_card *c = h->cards; c; c = c->next) {
 		fprintf(out, "  card %s", c->desc ? D(c->desc) : "?");
 		if (c->has_dsn)
-			fprintf(out, " serial %016" PRIx64, c->dsn);
+			fprintf(out, " serial %s", D(pd_arena_printf(a,
+			    "%016" PRIx64, c->dsn)));
 		fprintf(out, ":");
 		for (unsigned i = 0; i < c->n_pfs; i++)
 			fprintf(out, " %s%s%s%s", D(c->pfs[i]->bdf),

@@ -8,6 +8,7 @@
 #include <strings.h>
 #include "pathdoctor/arena.h"
 #include "report/escape.h"
+#include "report/redact.h"
 
 struct esc_out {
 	const char *name;
@@ -145,6 +146,7 @@ escape(struct pd_arena *a, const char *s, const struct esc_out *e)
 const char *
 pd_term_text(struct pd_arena *a, const char *s)
 {
+	s = pd_redact(a, s);
 	return escape(a, s, &outs[ESC_TERM]);
 }
 
@@ -192,6 +194,7 @@ no_autolinks(struct pd_arena *a, const char *t)
 const char *
 pd_md_text(struct pd_arena *a, const char *s)
 {
+	s = pd_redact(a, s);
 	return no_autolinks(a, escape(a, s, &outs[ESC_MD]));
 }
 
@@ -203,6 +206,7 @@ pd_md_code(struct pd_arena *a, const char *s)
 {
 	size_t run = 0, longest = 0, len;
 
+	s = pd_redact(a, s);
 	if (!s)
 		s = "";
 	for (const char *p = s; *p; p++) {
@@ -230,6 +234,7 @@ pd_md_code(struct pd_arena *a, const char *s)
 const char *
 pd_md_fenced(struct pd_arena *a, const char *line)
 {
+	line = pd_redact(a, line);
 	const char *t = pd_term_text(a, line);
 	size_t sp = strspn(t, " ");
 
@@ -246,6 +251,7 @@ pd_json_str(const char *s)
 	json_t *j;
 	char *buf;
 
+	s = pd_redact(NULL, s);
 	if (!s)
 		return NULL;
 	j = json_string(s);
@@ -277,6 +283,7 @@ html_entity(unsigned char c)
 const char *
 pd_html_text(struct pd_arena *a, const char *s)
 {
+	s = pd_redact(a, s);
 	if (!s)
 		return "";
 	char *out = pd_arena_alloc(a, 6 * strlen(s) + 1), *o = out;

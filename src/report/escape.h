@@ -27,7 +27,9 @@
  *                &quot; &#39;: safe in element text and in attribute
  *                values in either quote
  *
- * NULL in gives "" (json: NULL, as json_string). */
+ * NULL in gives "" (json: NULL, as json_string).  Each function first
+ * passes its text through pd_redact (report/redact.h: --redact); a new
+ * one does the same, one call at its top. */
 #ifndef PD_ESCAPE_H
 #define PD_ESCAPE_H
 

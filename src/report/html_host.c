@@ -254,9 +254,10 @@ cards(struct pd_html *h, const struct pd_host *ho)
 {
 	for (const struct pd_card *c = ho->cards; c; c = c->next) {
 		fprintf(h->out, "<h4>Card: %s", c->desc ? H(c->desc) : "?");
-		if (c->has_dsn)
+		if (c->has_dsn)	/* through the escape, which redacts it */
 			fprintf(h->out, " <span class=\"muted\">(serial "
-			    "%016llx)</span>", (unsigned long long)c->dsn);
+			    "%s)</span>", H(pd_arena_printf(h->a, "%016llx",
+			    (unsigned long long)c->dsn)));
 		fprintf(h->out, "</h4>\n<table class=\"cards\">\n<thead><tr>"
 		    "<th>PF</th><th>netdev</th><th>root port, "
 		    "link</th><th>link "

@@ -164,6 +164,33 @@ link_dest(struct pd_arena *a, const char *url)
 	return out;
 }
 
+/* "docs.kernel.org: kernel-parameters" for a page's URL: the site and
+ * the page, shorter than the URL and without a scheme to autolink. */
+static const char *
+link_label(struct pd_arena *a, const char *url)
+{
+	const char *host = strstr(url, "://");
+
+	host = host ? host + 3 : url;
+	size_t hl = strcspn(host, "/?#");
+	const char *path = host + hl, *end = path + strcspn(path, "?#");
+	const char *page = end;
+
+	while (page > path && page[-1] == '/')
+		page--;
+	end = page;
+	while (page > path && page[-1] != '/')
+		page--;
+	size_t pl = (size_t)(end - page);
+
+	if (pl > 5 && strncmp(end - 5, ".html", 5) == 0)
+		pl -= 5;
+	else if (pl > 4 && strncmp(end - 4, ".htm", 4) == 0)
+		pl -= 4;
+	return pl ? pd_arena_printf(a, "%.*s: %.*s", (int)hl, host, (int)pl,
+	    page) : pd_arena_strndup(a, host, hl);
+}
+
 static void
 docs(FILE *out, struct pd_arena *a, const struct pd_rule *rule)
 {
@@ -171,8 +198,8 @@ docs(FILE *out, struct pd_arena *a, const struct pd_rule *rule)
 		return;
 	fprintf(out, "\n**Docs:** ");
 	for (const char *const *l = rule->links; *l; l++)
-		fprintf(out, "%s[%s](%s)", l == rule->links ? "" : ", ", M(*l),
-		    link_dest(a, *l));
+		fprintf(out, "%s[%s](%s)", l == rule->links ? "" : ", ",
+		    M(link_label(a, *l)), link_dest(a, *l));
 	fprintf(out, "\n");
 }
 
@@ -203,7 +230,7 @@ finding(FILE *out, const struct pd_report *r, size_t i,
 	pd_fmt_gain(gain, sizeof(gain), f->gain_lo, f->gain_hi);
 	fprintf(out, "\n## %zu. `%s` on %s\n\n", i + 1, f->rule->id,
 	    M(f->subject));
-	fprintf(out, "**%s**", f->rule->title);
+	fprintf(out, "**%s**", M(f->rule->title));
 	if (r->model->n_hosts > 1)
 		fprintf(out, " (host %s)", M(f->host->name));
 	fprintf(out, "\n\n%s\n\n", M(f->summary));
@@ -235,8 +262,8 @@ cards(FILE *out, const struct pd_host *h, struct pd_arena *a)
 	for (const struct pd_card *c = h->cards; c; c = c->next) {
 		fprintf(out, "\n**Card: %s**", c->desc ? M(c->desc) : "?");
 		if (c->has_dsn)
-			fprintf(out, " (serial %016llx)",
-			    (unsigned long long)c->dsn);
+			fprintf(out, " (serial %s)", M(pd_arena_printf(a,
+			    "%016llx", (unsigned long long)c->dsn)));
 		fprintf(out, "\n\n| PF | netdev | root port, link | link "
 		    "ceiling | port | receive | LRO | pause |\n"
 		    "|---|---|---|---|---|---|---|---|\n");

@@ -101,6 +101,7 @@ int test_group_ladder(void);
 int test_group_wlrules(void);
 int test_group_uploads(void);
 int test_group_escape(void);
+int test_group_redact(void);
 int test_group_hostile(void);
 int test_group_diff(void);
 int test_group_wrap(void);

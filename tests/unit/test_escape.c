@@ -329,8 +329,8 @@ test_md_report(void **state)
 
 	(void)state;
 	assert_non_null(strstr(md, "# pathdoctor report: gx10-before.tgz\n"));
-	assert_non_null(strstr(md, "\n**Docs:** [https\\://docs.example/a(b)]"
-	    "(https://docs.example/a%28b%29), [https\\://docs.example/c]"
+	assert_non_null(strstr(md, "\n**Docs:** [docs.example: a(b)]"
+	    "(https://docs.example/a%28b%29), [docs.example: c]"
 	    "(https://docs.example/c)\n"));
 	assert_non_null(strstr(md, "\n2 findings below the level asked for "
 	    "(--min-level) are not shown.\n"));
