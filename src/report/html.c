@@ -284,9 +284,16 @@ card_fix(struct pd_html *h, const struct pd_finding *f)
 			fprintf(h->out, "%s\n", H(f->fix[k]));
 		fprintf(h->out, "</code></pre>\n");
 	}
-	if (f->verify)
-		fprintf(h->out, "<h4 class=\"sub\">Verify</h4>\n<p "
-		    "class=\"verify\"><code>%s</code></p>\n", H(f->verify));
+	if (f->verify) {
+		/* the sentence, then the commands (finding.h) */
+		size_t n = strcspn(f->verify, "\n");
+
+		fprintf(h->out, "<h4 class=\"sub\">Verify</h4>\n<p>%s</p>\n",
+		    H(pd_arena_strndup(h->a, f->verify, n)));
+		if (f->verify[n])
+			fprintf(h->out, "<pre class=\"verify\"><code>%s</code>"
+			    "</pre>\n", H(f->verify + n + 1));
+	}
 }
 
 static void
