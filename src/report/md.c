@@ -135,7 +135,10 @@ evidence(FILE *out, const struct pd_report *r, size_t i, struct pd_arena *a)
 {
 	const struct pd_finding *f = r->findings->v[i];
 
-	fprintf(out, "\n**Evidence**\n\n```\n");
+	/* collapsed: a forum post shows the finding, a click the lines
+	 * (GitHub, GitLab and Discourse render <details>) */
+	fprintf(out, "\n<details><summary>Evidence (%u line%s)</summary>\n\n"
+	    "```\n", f->n_ev, f->n_ev == 1 ? "" : "s");
 	for (unsigned k = 0; k < f->n_ev; k++) {
 		const struct pd_evidence *e = &f->ev[k];
 		size_t j = shown_in(r->findings, i, k);
@@ -146,7 +149,7 @@ evidence(FILE *out, const struct pd_report *r, size_t i, struct pd_arena *a)
 		    "finding %zu", e->member, e->line, j) : pd_arena_printf(a,
 		    "%s:%u: %s", e->member, e->line, e->text ? e->text : ""));
 	}
-	fprintf(out, "```\n");
+	fprintf(out, "```\n\n</details>\n");
 }
 
 /* A link's destination: the bytes that would end or break it as %XX. */
@@ -435,7 +438,16 @@ hosts(FILE *out, const struct pd_model *m)
 
 	fprintf(out, "\n## Hosts\n");
 	for (const struct pd_host *h = m->hosts; h; h = h->next) {
-		fprintf(out, "\n### %s\n\n", M(h->name));
+		/* the host's facts, cards, captures and profiles: detail a
+		 * reader opens, collapsed */
+		if (h != m->hosts)
+			fprintf(out, "\n</details>\n");
+		/* an HTML block: its text is HTML, not Markdown */
+		fprintf(out, "\n<details><summary>%s: %s%s%s</summary>\n\n"
+		    "### %s\n\n", pd_html_text(a, h->name),
+		    pd_arch_name(h->arch), h->kernel_release ? ", kernel " : "",
+		    h->kernel_release ? pd_html_text(a, h->kernel_release) : "",
+		    M(h->name));
 		fprintf(out, "- Architecture: %s", pd_arch_name(h->arch));
 		if (h->kernel_release)
 			fprintf(out, ", kernel %s", M(h->kernel_release));
@@ -497,6 +509,8 @@ hosts(FILE *out, const struct pd_model *m)
 		captures(out, h, pd_model_arena(m));
 		profiles(out, h);
 	}
+	if (m->hosts)
+		fprintf(out, "\n</details>\n");
 }
 
 /* Listed in full: a member with notes, or of no format read. */
