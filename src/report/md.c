@@ -579,11 +579,19 @@ ladders(FILE *out, const struct pd_report *r)
 
 		fprintf(out, "\n## Path ceiling: %s, %s\n\n",
 		    M(l->host->name), pd_ladder_dir_name(l->dir));
-		fprintf(out, "%s\n\n| stage or fix | throughput now / after | "
-		    "bottleneck | basis |\n|---|---|---|---|\n", M(l->verdict));
+		fprintf(out, "%s\n\n| # | stage or fix | throughput now / "
+		    "after | bottleneck |\n|---:|---|---|---|\n", M(l->verdict));
 		for (unsigned i = 0; i < n; i++)
-			fprintf(out, "| %s | %s | %s | %s |\n", M(rows[i].what),
-			    rows[i].rate, M(rows[i].binds), M(rows[i].basis));
+			fprintf(out, "| %u | %s | %s | %s |\n", i + 1,
+			    M(rows[i].what), rows[i].rate, M(rows[i].binds));
+		/* the arithmetic of every row, one click away: the table
+		 * stays a screen tall in a forum post */
+		fprintf(out, "\n<details><summary>The basis of each row"
+		    "</summary>\n\n");
+		for (unsigned i = 0; i < n; i++)
+			fprintf(out, "%u. **%s**: %s\n", i + 1, M(rows[i].what),
+			    M(rows[i].basis));
+		fprintf(out, "\n</details>\n");
 	}
 	for (const struct pd_ladder_gap *g = r->ladder_gaps; g; g = g->next)
 		fprintf(out, "\nNo path-ceiling ladder for %s: needs %s.\n",
