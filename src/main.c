@@ -39,7 +39,7 @@ static const struct opt {
 	const char *arg;	/* NULL: a flag */
 	const char *help;
 } opts[] = {
-	{ "format", OPT_FORMAT, "md|json|term", "report format (default: term "
+	{ "format", OPT_FORMAT, "md|json|term|html", "report format (default: term "
 	    "on a terminal, md otherwise)" },
 	{ "output", OPT_OUTPUT, "FILE", "write the report to FILE" },
 	{ "brief", OPT_BRIEF, NULL, "md: the summary and the ladder only" },
@@ -367,8 +367,13 @@ static int
 check_args(int argc, const struct config *cfg)
 {
 	if (cfg->format && !pd_renderer_find(cfg->format)) {
-		fprintf(stderr, "pathdoctor: -f: '%s' is not md, json or "
-		    "term\n", cfg->format);
+		fprintf(stderr, "pathdoctor: -f: '%s' is not md, json, term or "
+		    "html\n", cfg->format);
+		return -1;
+	}
+	if (cfg->diff && cfg->format && !pd_diff_renderer_find(cfg->format)) {
+		fprintf(stderr, "pathdoctor: diff: -f %s: a diff is written as "
+		    "md, json or term\n", cfg->format);
 		return -1;
 	}
 	if ((cfg->only && check_rule_list(cfg->only, "--only") != 0) ||

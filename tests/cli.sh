@@ -260,6 +260,7 @@ fi
 # --fail-on-regression, exit 1 when AFTER regressed
 expect 2 diff-one-bundle diff samples/gx10-after.tgz
 grep_out diff-one-bundle-says "pathdoctor: diff: " err
+expect 2 diff-html diff -f html samples/gx10-kernel-before.tgz samples/gx10-after.tgz
 expect 2 diff-stdin-twice diff - - </dev/null
 expect 1 diff-fail-on-regression diff --fail-on-regression \
     samples/gx10-after.tgz samples/gx10-half-after.tgz
