@@ -35,6 +35,23 @@ run() {
 	ran "caps $name" "$got" "$tmp/err" "$want" && echo "ok caps $name"
 }
 
+# member NAME PATH FORMAT STATUS [NOTE]: the last run's JSON report
+# lists PATH with that format and status (and a note that starts NOTE)
+member() {
+	if python3 - "$tmp/out" "$2" "$3" "$4" "${5:-}" <<'PY'
+import json, sys
+out, path, fmt, status, note = sys.argv[1:]
+ms = json.load(open(out)).get("members", [])
+sys.exit(0 if any(m["path"] == path and m["format"] == fmt and
+                  m["status"] == status and
+                  (not note or any(n["message"].startswith(note)
+                                   for n in m["notes"])) for m in ms) else 1)
+PY
+	then echo "ok caps $1"
+	else echo "not ok caps $1: no member $2 ($3, $4${5:+, $5}) in the report"
+	fi
+}
+
 # has NAME PATTERN: the last run's report matches
 has() {
 	if grep -q -- "$2" "$tmp/out"; then echo "ok caps $1"
@@ -80,12 +97,13 @@ top_tgz() {
 	tar -C "$d" -czf "$2" a b c && rm -rf "$d"
 }
 top_tgz 1 "$tmp/top.tgz"
-run top-tgz-ratio 0 --max-ratio 100 "$tmp/top.tgz"
+run top-tgz-ratio 0 -f json --max-ratio 100 "$tmp/top.tgz"
 has top-tgz-ratio-note "walk stopped: the bundle's compressed stream is over 100:1.*'b/zeros'"
-has top-tgz-ratio-sibling "| a/uname.txt | uname | ok"
+member top-tgz-ratio-sibling a/uname.txt uname ok
 peak top-tgz-ratio
 cp "$tmp/out" "$tmp/two"
-run top-tgz-ratio-one-thread 0 --one-thread --max-ratio 100 "$tmp/top.tgz"
+run top-tgz-ratio-one-thread 0 -f json --one-thread --max-ratio 100 \
+    "$tmp/top.tgz"
 if cmp -s "$tmp/out" "$tmp/two"; then echo "ok caps top-tgz-one-thread-same"
 else echo "not ok caps top-tgz-one-thread-same"; fi
 scales top-tgz top_tgz --max-ratio 100
@@ -99,19 +117,20 @@ gz_member() {
 	tar -C "$d" -cJf "$2" a/zeros.gz b/uname.txt && rm -rf "$d"
 }
 gz_member 1 "$tmp/gzm.tar.xz"
-run gz-member-ratio 0 --max-ratio 100 "$tmp/gzm.tar.xz"
-has gz-member-ratio-note "| a/zeros.gz | unknown | failed | gzip'd member 'a/zeros.gz' is over 100:1"
-has gz-member-ratio-sibling "| b/uname.txt | uname | ok"
+run gz-member-ratio 0 -f json --max-ratio 100 "$tmp/gzm.tar.xz"
+member gz-member-ratio-note a/zeros.gz unknown failed \
+    "gzip'd member 'a/zeros.gz' is over 100:1"
+member gz-member-ratio-sibling b/uname.txt uname ok
 peak gz-member-ratio
 scales gz-member gz_member --max-ratio 100
 mkdir -p "$tmp/gzt/a" "$tmp/gzt/b"
 cp $u "$tmp/gzt/a/uname.txt"
 head -c 16M /dev/zero | gzip -c >"$tmp/gzt/b/zeros.gz"
 tar -C "$tmp/gzt" -cJf "$tmp/gzt.tar.xz" a b
-run gz-member-total 0 --max-total 8M "$tmp/gzt.tar.xz"
+run gz-member-total 0 -f json --max-total 8M "$tmp/gzt.tar.xz"
 has gz-member-total-note "walk stopped: decompressed bytes over the bundle's cap of 8388608 (--max-total) in 'b/zeros.gz'; the cap is spent"
-has gz-member-total-member "| b/zeros.gz | unknown | failed | cut short"
-has gz-member-total-before "| a/uname.txt | uname | ok"
+member gz-member-total-member b/zeros.gz unknown failed "cut short"
+member gz-member-total-before a/uname.txt uname ok
 peak gz-member-total
 
 # a .tgz in a .tgz, and a .tar.zst in a tar: the nested bomb ends
@@ -121,18 +140,19 @@ head -c 40M /dev/zero >"$tmp/bomb/b/zeros"
 tar -C "$tmp/bomb" -czf "$tmp/nest/a/bomb.tgz" b
 cp $u "$tmp/nest/b/uname.txt"
 tar -C "$tmp/nest" -czf "$tmp/nest.tgz" a b
-run nested-tgz 0 --max-ratio 100 "$tmp/nest.tgz"
-has nested-tgz-note "| a/bomb.tgz | archive | failed | gzip'd member 'a/bomb.tgz' is over 100:1"
-has nested-tgz-inner "| a/bomb.tgz/b/zeros | unknown | failed | cut short"
-has nested-tgz-sibling "| b/uname.txt | uname | ok"
+run nested-tgz 0 -f json --max-ratio 100 "$tmp/nest.tgz"
+member nested-tgz-note a/bomb.tgz archive failed \
+    "gzip'd member 'a/bomb.tgz' is over 100:1"
+member nested-tgz-inner a/bomb.tgz/b/zeros unknown failed "cut short"
+member nested-tgz-sibling b/uname.txt uname ok
 peak nested-tgz
 if command -v zstd >/dev/null 2>&1; then
 	rm "$tmp/nest/a/bomb.tgz"
 	tar -C "$tmp/bomb" -cf - b | zstd -q -c >"$tmp/nest/a/bomb.tar.zst"
 	tar -C "$tmp/nest" -cf "$tmp/nest.tar" a b
-	run nested-zst 0 --max-ratio 100 "$tmp/nest.tar"
+	run nested-zst 0 -f json --max-ratio 100 "$tmp/nest.tar"
 	has nested-zst-note "nested archive 'a/bomb.tar.zst' is over 100:1"
-	has nested-zst-sibling "| b/uname.txt | uname | ok"
+	member nested-zst-sibling b/uname.txt uname ok
 	peak nested-zst
 else
 	echo "ok caps nested-zst # SKIP zstd not installed"
@@ -146,9 +166,10 @@ if command -v python3 >/dev/null 2>&1; then
 	python3 tests/xz-dict.py "$tmp/small.tar.xz" "$tmp/xzd/a/inner.tar.xz" 39
 	cp $u "$tmp/xzd/b/uname.txt"
 	tar -C "$tmp/xzd" -czf "$tmp/xzd.tgz" a b
-	run xz-dict-member 0 "$tmp/xzd.tgz"
-	has xz-dict-member-note "| a/inner.tar.xz | unknown | failed | cannot read: xz stream needs 3072 MiB"
-	has xz-dict-member-sibling "| b/uname.txt | uname | ok"
+	run xz-dict-member 0 -f json "$tmp/xzd.tgz"
+	member xz-dict-member-note a/inner.tar.xz unknown failed \
+	    "cannot read: xz stream needs 3072 MiB"
+	member xz-dict-member-sibling b/uname.txt uname ok
 	peak xz-dict-member
 	run xz-dict-bundle 3 "$tmp/xzd/a/inner.tar.xz"
 	if grep -q "inner.tar.xz: xz stream needs 3072 MiB" "$tmp/err"; then
