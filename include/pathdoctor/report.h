@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 struct pd_model;
+struct pd_arena;
 struct pd_findings;
 struct pd_coverage;
 struct pd_rule;
@@ -98,6 +99,14 @@ const struct pd_renderer *pd_renderer_find(const char *name);
 void pd_fmt_tenths(char *buf, size_t n, int tenths);
 /* "+8.6 to +11.3 %" */
 void pd_fmt_gain(char *buf, size_t n, int lo, int hi);
+/* "gx10-before.tgz" for "uploads/2025/gx10-before.tgz", "y" for "x/y/",
+ * "stdin" for "-": a report names the bundle, not where it lay on the
+ * analyst's disk. */
+const char *pd_base_name(struct pd_arena *a, const char *path);
+struct pd_capture;
+/* "4141 packets, 2915 TCP segments, ... super-packets": a capture's
+ * counts in one sentence, as every renderer prints them. */
+const char *pd_capture_line(struct pd_arena *a, const struct pd_capture *c);
 /* b follows a with the same host, missing inputs and gaps: renderers
  * print such a run of rules as one line. */
 bool pd_same_needs(const struct pd_not_evaluated *a,

@@ -9,8 +9,8 @@
 #define BAR 24
 #define MAX_ROWS 24
 
-static uint64_t
-count_of(const struct pd_size_count *v, unsigned n, uint32_t bytes)
+uint64_t
+pd_size_count_of(const struct pd_size_count *v, unsigned n, uint32_t bytes)
 {
 	for (unsigned i = 0; i < n; i++)
 		if (v[i].bytes == bytes)
@@ -58,8 +58,8 @@ pd_chart_sizes(struct pd_arena *a, const char *ta,
 	/* each column on its own scale: 90 super-packets beside 4051
 	 * segments would otherwise draw as one # */
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t x = count_of(va, na, sizes[i]);
-		uint64_t y = vb ? count_of(vb, nb, sizes[i]) : 0;
+		uint64_t x = pd_size_count_of(va, na, sizes[i]);
+		uint64_t y = vb ? pd_size_count_of(vb, nb, sizes[i]) : 0;
 
 		max_a = x > max_a ? x : max_a;
 		max_b = y > max_b ? y : max_b;
@@ -74,13 +74,13 @@ pd_chart_sizes(struct pd_arena *a, const char *ta,
 		len += (size_t)snprintf(out + len, sizeof(out) - len, "  %-*s %8s",
 		    BAR, tb, "count");
 	for (unsigned i = 0; i < n && len < sizeof(out) - 128; i++) {
-		uint64_t x = count_of(va, na, sizes[i]);
+		uint64_t x = pd_size_count_of(va, na, sizes[i]);
 
 		bar(ba, sizeof(ba), x, max_a);
 		len += (size_t)snprintf(out + len, sizeof(out) - len,
 		    "\n%8u B  %s %8llu", sizes[i], ba, (unsigned long long)x);
 		if (vb) {
-			uint64_t y = count_of(vb, nb, sizes[i]);
+			uint64_t y = pd_size_count_of(vb, nb, sizes[i]);
 
 			bar(bb, sizeof(bb), y, max_b);
 			len += (size_t)snprintf(out + len, sizeof(out) - len,
@@ -115,7 +115,7 @@ max_of(const struct pd_size_count *v, unsigned n, const uint32_t *rows,
 	uint64_t m = 0;
 
 	for (unsigned i = 0; i < nr; i++) {
-		uint64_t c = count_of(v, n, rows[i]);
+		uint64_t c = pd_size_count_of(v, n, rows[i]);
 
 		m = c > m ? c : m;
 	}
@@ -157,7 +157,7 @@ pd_chart_data_pair(struct pd_arena *a, const char *ta,
 	    "%10s  %-*s %8s  %-*s %8s", "payload", BAR, ta, "count", BAR, tb,
 	    "count");
 	for (unsigned i = 0; i < n && len < sizeof(out) - 128; i++) {
-		uint64_t x = count_of(va, na, r[i]), y = count_of(vb, nb, r[i]);
+		uint64_t x = pd_size_count_of(va, na, r[i]), y = pd_size_count_of(vb, nb, r[i]);
 
 		bar(ba, sizeof(ba), x, ma);
 		bar(bb, sizeof(bb), y, mb);

@@ -21,6 +21,10 @@ const char *pd_chart_data_pair(struct pd_arena *a, const char *title_a,
     const struct pd_size_count *va, unsigned na, const char *title_b,
     const struct pd_size_count *vb, unsigned nb, unsigned rows);
 
+/* The count of payload size bytes in v (0 when it is not there). */
+uint64_t pd_size_count_of(const struct pd_size_count *v, unsigned n,
+    uint32_t bytes);
+
 /* A finding's chart as text lines; NULL when it has none. */
 struct pd_chart;
 const char *pd_chart_draw(struct pd_arena *a, const struct pd_chart *c);

@@ -16,23 +16,6 @@
 #include "report/html.h"
 #include "report/ladder_rows.h"
 
-/* The title names the bundle, not where it lay on the analyst's disk. */
-static const char *
-base_name(struct pd_html *h, const char *path)
-{
-	size_t n = strlen(path);
-
-	if (strcmp(path, "-") == 0)
-		return "standard input";
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	const char *s = path + n;
-
-	while (s > path && s[-1] != '/')
-		s--;
-	return pd_arena_strndup(h->a, s, (size_t)(path + n - s));
-}
-
 static void
 head(struct pd_html *h, const char *name)
 {
@@ -401,7 +384,7 @@ render_html(const struct pd_report *r, FILE *out)
 {
 	struct pd_html h = { .out = out, .a = pd_model_arena(r->model),
 		.r = r };
-	const char *name = base_name(&h, r->bundle ? r->bundle : "-");
+	const char *name = pd_base_name(h.a, r->bundle ? r->bundle : "-");
 
 	head(&h, name);
 	fprintf(out, "<body>\n<main>\n");

@@ -279,18 +279,8 @@ capture(struct pd_html *h, const struct pd_capture *c)
 	    "<span class=\"muted\">%s; %s%s%s%s</span></h4>\n", H(c->ifname),
 	    H(c->member), sides[c->side], c->side_why ? ": " : "",
 	    H(c->side_why), c->truncated ? "; cut short" : "");
-	fprintf(h->out, "<p class=\"stats\">%llu packets, %llu TCP segments, "
-	    "%llu payload bytes in %.3f s; %llu retransmitted, %llu lost "
-	    "before the capture point (IP ID gaps), %llu stall%s over 200 ms "
-	    "(%.3f s in all), %llu super-packets</p>\n",
-	    (unsigned long long)c->packets,
-	    (unsigned long long)c->tcp_segments,
-	    (unsigned long long)c->tcp_payload_bytes, c->duration,
-	    (unsigned long long)c->retrans_segs,
-	    (unsigned long long)c->unseen_segs,
-	    (unsigned long long)c->n_stall_events,
-	    c->n_stall_events == 1 ? "" : "s", c->stall_time,
-	    (unsigned long long)c->super_segs);
+	fprintf(h->out, "<p class=\"stats\">%s</p>\n", pd_capture_line(h->a,
+	    c));
 	fprintf(h->out, "<figure class=\"capture\">\n");
 	pd_html_sizes_svg(h, pd_arena_printf(h->a, "%s: all TCP segments",
 	    c->ifname), c->sizes.top, c->sizes.n, 12);

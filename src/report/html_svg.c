@@ -11,6 +11,7 @@
 #include "pathdoctor/ladder.h"
 #include "pathdoctor/profile.h"
 #include "pathdoctor/rule.h"
+#include "report/chart.h"
 #include "report/escape.h"
 #include "report/html.h"
 
@@ -214,15 +215,6 @@ struct hist {
 	double max;		/* linear: the axis's end */
 };
 
-static uint64_t
-count_of(const struct pd_size_count *v, unsigned n, uint32_t bytes)
-{
-	for (unsigned i = 0; i < n; i++)
-		if (v[i].bytes == bytes)
-			return v[i].count;
-	return 0;
-}
-
 static bool
 has_size(const struct hist *t, uint32_t bytes)
 {
@@ -335,7 +327,7 @@ hist_fill(struct hist *t, const struct pd_size_count *v, unsigned n)
 {
 	qsort(t->size, t->n, sizeof(t->size[0]), size_desc);
 	for (unsigned i = 0; i < t->n; i++)
-		t->count[i] = count_of(v, n, t->size[i]);
+		t->count[i] = pd_size_count_of(v, n, t->size[i]);
 	hist_scale(t);
 }
 

@@ -43,24 +43,6 @@ cell_code(struct pd_arena *a, const char *s)
 	return out;
 }
 
-/* "gx10-before.tgz" for "uploads/2025/gx10-before.tgz", "y" for "x/y/"; the
- * standard input as "stdin". */
-static const char *
-base_name(struct pd_arena *a, const char *path)
-{
-	size_t n = strlen(path);
-
-	if (strcmp(path, "-") == 0)
-		return "stdin";
-	while (n > 1 && path[n - 1] == '/')
-		n--;
-	size_t b = n;
-
-	while (b > 0 && path[b - 1] != '/')
-		b--;
-	return b == n ? path : pd_arena_strndup(a, path + b, n - b);
-}
-
 /* A line in a ``` block: it must not close the block early. */
 static void
 fenced_line(FILE *out, struct pd_arena *a, const char *s)
@@ -293,18 +275,7 @@ captures(FILE *out, const struct pd_host *h, struct pd_arena *a)
 		fprintf(out, "; %s%s%s%s)\n\n", sides[c->side],
 		    c->side_why ? ": " : "", M(c->side_why),
 		    c->truncated ? "; cut short" : "");
-		fprintf(out, "%llu packets, %llu TCP segments, %llu payload "
-		    "bytes in %.3f s; %llu retransmitted, %llu lost before "
-		    "the capture point (IP ID gaps), %llu stall%s over "
-		    "200 ms (%.3f s in all), %llu super-packets\n\n```\n",
-		    (unsigned long long)c->packets,
-		    (unsigned long long)c->tcp_segments,
-		    (unsigned long long)c->tcp_payload_bytes, c->duration,
-		    (unsigned long long)c->retrans_segs,
-		    (unsigned long long)c->unseen_segs,
-		    (unsigned long long)c->n_stall_events,
-		    c->n_stall_events == 1 ? "" : "s", c->stall_time,
-		    (unsigned long long)c->super_segs);
+		fprintf(out, "%s\n\n```\n", pd_capture_line(a, c));
 		fprintf(out, "%s\n```\n", pd_chart_sizes(a, "all TCP segments",
 		    c->sizes.top, c->sizes.n, NULL, NULL, 0, 8));
 	}
@@ -697,7 +668,8 @@ render_md(const struct pd_report *r, FILE *out)
 	const struct pd_findings *fs = r->findings;
 	struct pd_arena *a = pd_model_arena(r->model);
 
-	fprintf(out, "# pathdoctor report: %s\n\n", M(base_name(a, r->bundle)));
+	fprintf(out, "# pathdoctor report: %s\n\n",
+	    M(pd_base_name(a, r->bundle)));
 	if (r->nothing_read)
 		fprintf(out, "**Nothing read:** %s.\n", M(r->nothing_read));
 	else if (fs->n == 0)

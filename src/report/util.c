@@ -1,6 +1,9 @@
-/* Number formatting shared by the renderers. */
+/* Text shared by the renderers: numbers, names, a capture's counts. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include "pathdoctor/arena.h"
+#include "pathdoctor/model.h"
 #include "pathdoctor/report.h"
 
 void
@@ -30,4 +33,36 @@ pd_same_needs(const struct pd_not_evaluated *a,
 {
 	return b && a->host == b->host && a->missing == b->missing &&
 	    a->n_gaps == b->n_gaps;
+}
+
+const char *
+pd_base_name(struct pd_arena *a, const char *path)
+{
+	size_t n = strlen(path);
+
+	if (strcmp(path, "-") == 0)
+		return "stdin";
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	size_t b = n;
+
+	while (b > 0 && path[b - 1] != '/')
+		b--;
+	return pd_arena_strndup(a, path + b, n - b);
+}
+
+const char *
+pd_capture_line(struct pd_arena *a, const struct pd_capture *c)
+{
+	return pd_arena_printf(a, "%llu packets, %llu TCP segments, %llu "
+	    "payload bytes in %.3f s; %llu retransmitted, %llu lost before the "
+	    "capture point (IP ID gaps), %llu stall%s over 200 ms (%.3f s in "
+	    "all), %llu super-packets", (unsigned long long)c->packets,
+	    (unsigned long long)c->tcp_segments,
+	    (unsigned long long)c->tcp_payload_bytes, c->duration,
+	    (unsigned long long)c->retrans_segs,
+	    (unsigned long long)c->unseen_segs,
+	    (unsigned long long)c->n_stall_events,
+	    c->n_stall_events == 1 ? "" : "s", c->stall_time,
+	    (unsigned long long)c->super_segs);
 }
