@@ -1,6 +1,7 @@
 /* NIC rules: a PF of a multi-PF card that carries nothing, LRO off on
  * mlx5 ports that receive bulk TCP, and flow control off on a port that
- * drops while its traffic is retransmitted.
+ * drops while its traffic is retransmitted; rx rings below their maximum
+ * while the NIC drops, and TSO/GSO off (nic_queues.c).
  *
  * Idle PF capacity model: NVMe/TCP multipath and similar spread I/O
  * equally over the paths in use, so with a set S of active PFs the card
@@ -19,6 +20,7 @@
 #include "pathdoctor/model.h"
 #include "pathdoctor/rule.h"
 #include "pathdoctor/status.h"
+#include "rules/nic_queues.h"
 
 #define IDLE_SHARE 0.01			/* below 1 % of the busiest PF */
 #define BUSY_RATE 10e6			/* bytes/s that make a PF busy */
@@ -524,6 +526,19 @@ static const char *const pause_links[] = {
 	"https://docs.kernel.org/networking/statistics.html",
 	NULL,
 };
+static const char *const ring_links[] = {
+	/* -g, -G, -S */
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
+	/* rx_missed_errors, rx_fifo_errors and the drivers' own drops */
+	"https://docs.kernel.org/networking/statistics.html",
+	NULL,
+};
+static const char *const tso_links[] = {
+	"https://docs.kernel.org/networking/segmentation-offloads.html",
+	/* -k, -K tso, gso */
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
+	NULL,
+};
 
 static const struct pd_rule rules[] = {
 	{
@@ -588,6 +603,62 @@ static const struct pd_rule rules[] = {
 		.links = pause_links,
 		.needs = PD_HAVE_PAUSE,
 		.check = check_pause,
+	},
+	{
+		.id = "nic.ring-size",
+		.title = "RX ring below its maximum on a NIC that drops for "
+		    "lack of buffers",
+		.doc = "When the driver has no free receive buffer posted, the "
+		    "NIC drops the packet (mlx5 rx_out_of_buffer, i40e/ice "
+		    "rx_dropped, ixgbe/igb rx_missed_errors and "
+		    "rx_no_buffer_count, r8169 rx_missed, ...); a larger ring "
+		    "absorbs a longer burst.  Fires when two ethtool -S "
+		    "snapshots show those counters moving at 1 drop/s or more "
+		    "(10 over the collector's 10 s: one or two are a single "
+		    "burst) while ethtool -g shows the current RX ring below "
+		    "its pre-set maximum; never on since-boot totals alone, so "
+		    "an idle host with small rings and still counters is "
+		    "quiet.  Gain 0 to the dropped share of the received "
+		    "packets, 1/(1-d/p) with p from rx_packets (else the "
+		    "kernel's counters, else bytes over MTU-sized frames): each "
+		    "drop is sent again; the sender's window reductions are not "
+		    "counted.  Standalone, not on the ladder.  Fix ethtool -G "
+		    "IF rx MAX, persistent through NetworkManager "
+		    "(ethtool.ring-rx), systemd-networkd (RxBufferSize= in a "
+		    ".link file) or a udev rule.  Risk: memory (entries x "
+		    "queues x buffer size), latency and cache footprint of a "
+		    "fuller ring.  Confidence 60 with a packet rate, 40 "
+		    "without.",
+		.physical = true,
+		.links = ring_links,
+		.needs = PD_HAVE_RINGS | PD_HAVE_NIC_STATS,
+		.check = pd_check_ring_size,
+	},
+	{
+		.id = "nic.tso-off",
+		.title = "TSO or GSO off where the stack then segments every "
+		    "send",
+		.doc = "With TSO (tcp-segmentation-offload) off, the stack "
+		    "cuts each send into MSS-sized segments in software "
+		    "(GSO), and with GSO off as well TCP builds MSS-sized "
+		    "packets from the start; a virtio guest then hands its "
+		    "host one descriptor per segment.  Fires for TSO or GSO "
+		    "off and not fixed on a guest's virtio NIC (confidence "
+		    "60), or on another host's NIC with TSO off whose capture "
+		    "shows a bulk flow of at least 1000 data segments none "
+		    "above the MSS and no super-packet while GRO is on, so the "
+		    "flow is sent, not received (confidence 50).  Gain 0 to "
+		    "+1.7 %: the published Proxmox case sent 1.73 Gbit/s with "
+		    "TSO off and 1.76 with it on at gso_max_size 65536; 2.13 "
+		    "with gso_max_size 63000, which is tcp.gso-mismatch's fix "
+		    "and the larger one when both fire on one flow (the "
+		    "finding says so).  Standalone, not on the ladder: where "
+		    "the host segments the guest's packets in software, its "
+		    "ladder already counts that path.  Fix ethtool -K IF tso "
+		    "on gso on, persistent in the guest's network config.",
+		.links = tso_links,
+		.needs = PD_HAVE_NIC_FEATURES,
+		.check = pd_check_tso_off,
 	},
 };
 
