@@ -32,6 +32,7 @@ extern const struct pd_format pd_format_pcapng;
 extern const struct pd_format pd_format_perf_data;
 extern const struct pd_format pd_format_perf_report;
 extern const struct pd_format pd_format_perf_script;
+extern const struct pd_format pd_format_softnet_stat;
 extern const struct pd_format pd_format_spdk_perf;
 extern const struct pd_format pd_format_sysctl;
 extern const struct pd_format pd_format_uname;
@@ -63,6 +64,7 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_sysctl,
 	&pd_format_kallsyms,
 	&pd_format_netdev_stats,
+	&pd_format_softnet_stat,
 	&pd_format_fio_json,
 	&pd_format_fio,
 	&pd_format_iperf3_json,

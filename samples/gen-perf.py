@@ -487,6 +487,9 @@ CASES = [
     ("gx10-spdk-before", "script", "spdk", 0x6b14),
     ("gx10-spdk-after", "script", "spdk-lazy", 0x6b15),
     ("gx10-strict-after", "data", "strict", 0x6b16),
+    # gx10-after's profile, with softnet snapshots beside it
+    ("gx10-softnet-drops", "data", "lazy", 0x6b11),
+    ("gx10-softnet-quiet", "data", "lazy", 0x6b11),
 ]
 
 

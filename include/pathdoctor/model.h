@@ -43,6 +43,7 @@ enum pd_have {
 	PD_HAVE_RINGS = 1u << 14,	/* ethtool -g of a netdev */
 	PD_HAVE_CHANNELS = 1u << 15,	/* ethtool -l of a netdev */
 	PD_HAVE_WORKLOAD = 1u << 16,	/* a benchmark's own output (fio, ...) */
+	PD_HAVE_SOFTNET = 1u << 17,	/* two timed /proc/net/softnet_stat */
 };
 
 struct pd_evidence {
@@ -512,6 +513,29 @@ struct pd_unused {
 	const char *member, *format, *reason;
 };
 
+/* /proc/net/softnet_stat: one snapshot's per-CPU counters, indexed by
+ * CPU number (the line's position, or its CPU column on 5.10 and
+ * later); the kernel prints them as 32-bit values.  Only CPUs with a
+ * line have seen set. */
+struct pd_softnet_cpu {
+	bool seen;
+	uint32_t processed, dropped, time_squeeze;
+	struct pd_evidence ev;
+};
+
+struct pd_softnet_snap {
+	int64_t time;			/* unix seconds; -1 unknown */
+	const char *member;
+	struct pd_softnet_cpu *cpu;	/* [n_cpu]; NULL: no snapshot */
+	unsigned n_cpu;			/* highest CPU number + 1 */
+};
+
+/* First and last snapshot by time (n of them, 0 to 2). */
+struct pd_softnet {
+	struct pd_softnet_snap snap[2];
+	unsigned n;
+};
+
 struct pd_host_private;
 struct pd_model_private;
 
@@ -560,6 +584,7 @@ struct pd_host {
 	struct pd_unused *unused;	/* members it could not attribute */
 	const char *guest_why;		/* derived: a virtual machine, and
 					 * why ("virtio_net NICs only") */
+	struct pd_softnet softnet;	/* /proc/net/softnet_stat */
 };
 
 struct pd_model {

@@ -115,6 +115,14 @@ has_workload(const struct pd_host *h)
 	return h->workloads != NULL;
 }
 
+/* rates need two snapshots with times, the last one later */
+static bool
+has_softnet(const struct pd_host *h)
+{
+	return h->softnet.n == 2 && h->softnet.snap[0].time >= 0 &&
+	    h->softnet.snap[1].time > h->softnet.snap[0].time;
+}
+
 static bool
 has_capture(const struct pd_host *h)
 {
@@ -159,6 +167,8 @@ static const struct input {
 	HOST(PD_HAVE_CAPTURE, "capture", "packet captures", NULL, has_capture),
 	HOST(PD_HAVE_WORKLOAD, "workload", "the workload's own output", NULL,
 	    has_workload),
+	HOST(PD_HAVE_SOFTNET, "softnet", "per-CPU receive backlog counters",
+	    NULL, has_softnet),
 	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
 	NETDEV(PD_HAVE_IPLINK, "ip-link", "interfaces", NULL, nd_iplink),
 	NETDEV(PD_HAVE_RINGS, "rings", "NIC ring sizes", NULL, nd_rings),

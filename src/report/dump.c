@@ -428,6 +428,27 @@ dump_host(FILE *out, struct pd_arena *a, const struct pd_host *h)
 		    e->n_syms,
 		    e->from_symtab ? "symtab" : "dynsym",
 		    e->debug_only ? ", debug file" : "");
+	for (unsigned i = 0; i < h->softnet.n; i++) {
+		const struct pd_softnet_snap *s = &h->softnet.snap[i];
+		uint64_t sum[3] = { 0, 0, 0 };
+		unsigned n = 0;
+
+		for (unsigned c = 0; c < s->n_cpu; c++) {
+			if (!s->cpu[c].seen)
+				continue;
+			n++;
+			sum[0] += s->cpu[c].processed;
+			sum[1] += s->cpu[c].dropped;
+			sum[2] += s->cpu[c].time_squeeze;
+		}
+		fprintf(out, "  softnet %s %s", i == 0 ? "first" : "last",
+		    D(s->member));
+		if (s->time >= 0)
+			fprintf(out, " at %" PRId64, s->time);
+		fprintf(out, ": %u CPUs, processed %" PRIu64 ", dropped %"
+		    PRIu64 ", time_squeeze %" PRIu64 "\n", n, sum[0], sum[1],
+		    sum[2]);
+	}
 	for (const struct pd_kv *kv = h->sysctl; kv; kv = kv->next)
 		fprintf(out, "  sysctl %s = %s\n", D(kv->key),
 		    D(kv->val));

@@ -9,6 +9,7 @@ extern const struct pd_rule_group pd_rules_iommu;
 extern const struct pd_rule_group pd_rules_nic;
 extern const struct pd_rule_group pd_rules_tcp;
 extern const struct pd_rule_group pd_rules_workload;
+extern const struct pd_rule_group pd_rules_net;
 
 const struct pd_rule_group *const pd_rule_groups[] = {
 	&pd_rules_iommu,
@@ -16,6 +17,7 @@ const struct pd_rule_group *const pd_rule_groups[] = {
 	&pd_rules_nic,
 	&pd_rules_tcp,
 	&pd_rules_workload,
+	&pd_rules_net,
 	NULL,
 };
 
