@@ -43,6 +43,7 @@ enum pd_have {
 	PD_HAVE_RINGS = 1u << 14,	/* ethtool -g of a netdev */
 	PD_HAVE_CHANNELS = 1u << 15,	/* ethtool -l of a netdev */
 	PD_HAVE_WORKLOAD = 1u << 16,	/* a benchmark's own output (fio, ...) */
+	PD_HAVE_TCP_COUNTERS = 1u << 17, /* two timed TCP counter snapshots */
 };
 
 struct pd_evidence {
@@ -512,6 +513,20 @@ struct pd_unused {
 	const char *member, *format, *reason;
 };
 
+/* The host's TCP counters (/proc/net/snmp, nstat -az): since-boot
+ * totals of one snapshot; a host keeps its first and last by time. */
+struct pd_tcpstat {
+	int64_t time;			/* unix seconds; -1 unknown */
+	bool has_out, has_retrans;
+	uint64_t out_segs, retrans_segs;	/* OutSegs, RetransSegs */
+	const char *member;
+	struct pd_evidence ev_out, ev_retrans;	/* one line for snmp */
+};
+
+/* Keeps k as the host's first or last TCP counter snapshot by time. */
+struct pd_host;
+void pd_host_tcpstat_keep(struct pd_host *h, const struct pd_tcpstat *k);
+
 struct pd_host_private;
 struct pd_model_private;
 
@@ -560,6 +575,8 @@ struct pd_host {
 	struct pd_unused *unused;	/* members it could not attribute */
 	const char *guest_why;		/* derived: a virtual machine, and
 					 * why ("virtio_net NICs only") */
+	struct pd_tcpstat tcpstat[2];	/* first, last (n_tcpstat of them) */
+	unsigned n_tcpstat;
 };
 
 struct pd_model {
