@@ -105,5 +105,6 @@ int test_group_redact(void);
 int test_group_hostile(void);
 int test_group_diff(void);
 int test_group_wrap(void);
+int test_group_snmp(void);
 
 #endif
