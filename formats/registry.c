@@ -25,6 +25,8 @@ extern const struct pd_format pd_format_kallsyms;
 extern const struct pd_format pd_format_lscpu;
 extern const struct pd_format pd_format_manifest;
 extern const struct pd_format pd_format_netdev_stats;
+extern const struct pd_format pd_format_nstat;
+extern const struct pd_format pd_format_proc_net_snmp;
 extern const struct pd_format pd_format_lspci_tv;
 extern const struct pd_format pd_format_lspci_vv;
 extern const struct pd_format pd_format_pcap;
@@ -65,6 +67,8 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_kallsyms,
 	&pd_format_netdev_stats,
 	&pd_format_softnet_stat,
+	&pd_format_proc_net_snmp,
+	&pd_format_nstat,
 	&pd_format_fio_json,
 	&pd_format_fio,
 	&pd_format_iperf3_json,

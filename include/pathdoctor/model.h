@@ -44,6 +44,7 @@ enum pd_have {
 	PD_HAVE_CHANNELS = 1u << 15,	/* ethtool -l of a netdev */
 	PD_HAVE_WORKLOAD = 1u << 16,	/* a benchmark's own output (fio, ...) */
 	PD_HAVE_SOFTNET = 1u << 17,	/* two timed /proc/net/softnet_stat */
+	PD_HAVE_TCP_COUNTERS = 1u << 18, /* two timed TCP counter snapshots */
 };
 
 struct pd_evidence {
@@ -535,6 +536,19 @@ struct pd_softnet {
 	struct pd_softnet_snap snap[2];
 	unsigned n;
 };
+/* The host's TCP counters (/proc/net/snmp, nstat -az): since-boot
+ * totals of one snapshot; a host keeps its first and last by time. */
+struct pd_tcpstat {
+	int64_t time;			/* unix seconds; -1 unknown */
+	bool has_out, has_retrans;
+	uint64_t out_segs, retrans_segs;	/* OutSegs, RetransSegs */
+	const char *member;
+	struct pd_evidence ev_out, ev_retrans;	/* one line for snmp */
+};
+
+/* Keeps k as the host's first or last TCP counter snapshot by time. */
+struct pd_host;
+void pd_host_tcpstat_keep(struct pd_host *h, const struct pd_tcpstat *k);
 
 struct pd_host_private;
 struct pd_model_private;
@@ -585,6 +599,8 @@ struct pd_host {
 	const char *guest_why;		/* derived: a virtual machine, and
 					 * why ("virtio_net NICs only") */
 	struct pd_softnet softnet;	/* /proc/net/softnet_stat */
+	struct pd_tcpstat tcpstat[2];	/* first, last (n_tcpstat of them) */
+	unsigned n_tcpstat;
 };
 
 struct pd_model {

@@ -132,6 +132,17 @@ has_capture(const struct pd_host *h)
 	return false;
 }
 
+/* Two snapshots of OutSegs and RetransSegs with times, the last later:
+ * since-boot totals alone give no rate. */
+static bool
+has_tcp_counters(const struct pd_host *h)
+{
+	const struct pd_tcpstat *a = &h->tcpstat[0], *b = &h->tcpstat[1];
+
+	return h->n_tcpstat == 2 && a->time >= 0 && b->time > a->time &&
+	    a->has_out && a->has_retrans && b->has_out && b->has_retrans;
+}
+
 /* name: the input in --dump-model ("pcie-link").  what: the input,
  * before the formats' collect texts ("PCI devices: lspci -vv output").
  * text: the whole request, for inputs that joins derive from several
@@ -169,6 +180,8 @@ static const struct input {
 	    has_workload),
 	HOST(PD_HAVE_SOFTNET, "softnet", "per-CPU receive backlog counters",
 	    NULL, has_softnet),
+	HOST(PD_HAVE_TCP_COUNTERS, "tcp-counters", "TCP counters twice, "
+	    "some seconds apart, with times", NULL, has_tcp_counters),
 	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
 	NETDEV(PD_HAVE_IPLINK, "ip-link", "interfaces", NULL, nd_iplink),
 	NETDEV(PD_HAVE_RINGS, "rings", "NIC ring sizes", NULL, nd_rings),

@@ -319,3 +319,21 @@ pd_port_type_name(enum pd_port_type t)
 	};
 	return names[t];
 }
+
+/* As the netdev-stats snapshots: the earliest known time first, the
+ * latest last; without times the first and the last read. */
+void
+pd_host_tcpstat_keep(struct pd_host *h, const struct pd_tcpstat *k)
+{
+	if (h->n_tcpstat == 0) {
+		h->tcpstat[0] = h->tcpstat[1] = *k;
+		h->n_tcpstat = 1;
+		return;
+	}
+	h->n_tcpstat = 2;
+	if (k->time >= 0 && (h->tcpstat[0].time < 0 ||
+	    k->time < h->tcpstat[0].time))
+		h->tcpstat[0] = *k;
+	if (k->time >= h->tcpstat[1].time)
+		h->tcpstat[1] = *k;
+}

@@ -387,6 +387,14 @@ dump_host(FILE *out, struct pd_arena *a, const struct pd_host *h)
 		    h->workload_run->exit, h->workload_run->seconds,
 		    h->workload_run->stopped ? "yes" : "no",
 		    D(h->workload_run->command));
+	for (unsigned i = 0; i < h->n_tcpstat; i++) {
+		const struct pd_tcpstat *t = &h->tcpstat[i];
+
+		fprintf(out, "  tcp counters %s: time %lld, OutSegs %llu, "
+		    "RetransSegs %llu (%s)\n", i ? "last" : "first",
+		    (long long)t->time, (unsigned long long)t->out_segs,
+		    (unsigned long long)t->retrans_segs, D(t->member));
+	}
 	fprintf(out, "  pci devices: %u\n", h->n_pcidevs);
 	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next)
 		dump_pcidev(out, a, d);

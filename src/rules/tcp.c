@@ -5,11 +5,13 @@
  * are ~64 KiB, on the physical NIC MSS-sized.  Seen in captures of both
  * sides, or predicted from ip -d link when a tap or veth on a bridge
  * allows more than the bridge's physical port. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "base/gain.h"
 #include "decode/capture.h"
 #include "finalize/cardlink.h"
+#include "finalize/counters.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
@@ -295,11 +297,145 @@ check_gso(const struct pd_rule *self, const struct pd_host *h,
 		predicted(self, h, out);
 }
 
+/* tcp.retrans-rate: the host's TCP stack resends more than 1 % of what
+ * it sends, between two timed counter snapshots. */
+#define RETRANS_SHARE 0.01	/* hotsos's threshold */
+#define RETRANS_MIN_OUT 10000	/* segments sent: fewer judge nothing */
+#define MATHIS_CAP 2.0		/* the bound taken at most as x2 */
+
+/* The interface the loss shows on: the capture with the largest share
+ * of retransmitted segments, else a NIC whose drop counters move. */
+static const char *
+loss_interface(const struct pd_host *h, const struct pd_capture **cap,
+    const struct pd_netdev **drops)
+{
+	double best = 0;
+
+	*cap = NULL;
+	*drops = NULL;
+	for (const struct pd_capture *c = h->captures; c; c = c->next) {
+		double share = c->tcp_segments ? (double)c->retrans_segs /
+		    (double)c->tcp_segments : 0;
+
+		if (c->retrans_segs > 0 && share > best) {
+			best = share;
+			*cap = c;
+		}
+	}
+	if (*cap)
+		return (*cap)->netdev ? (*cap)->netdev->name : (*cap)->ifname;
+	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
+		const struct pd_ctr_value *v = &nd->ctr[PD_CTR_RX_DROPS];
+
+		if (v->known && v->is_rate && v->per_s > 0 && (!*drops ||
+		    v->per_s > (*drops)->ctr[PD_CTR_RX_DROPS].per_s))
+			*drops = nd;
+	}
+	return *drops ? (*drops)->name : NULL;
+}
+
+static void
+check_retrans(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out)
+{
+	const struct pd_tcpstat *a = &h->tcpstat[0], *b = &h->tcpstat[1];
+	const struct pd_capture *cap;
+	const struct pd_netdev *drops;
+
+	uint64_t sent, resent;
+
+	/* counters that went back: a reboot between them (a 32-bit
+	 * kernel's counter that wrapped is unwrapped) */
+	if (h->n_tcpstat < 2 || b->time <= a->time ||
+	    !pd_counter_delta(a->out_segs, b->out_segs, &sent) ||
+	    !pd_counter_delta(a->retrans_segs, b->retrans_segs, &resent))
+		return;
+	double p = sent ? (double)resent / (double)sent : 0;
+
+	if (sent < RETRANS_MIN_OUT || p <= RETRANS_SHARE)
+		return;
+	const char *ifn = loss_interface(h, &cap, &drops);
+	double secs = (double)(b->time - a->time);
+	struct pd_finding *f = pd_finding_new(out, self, h, ifn ? ifn :
+	    "host");
+
+	pd_finding_summary(out, f, "TCP resent %llu of %llu segments sent "
+	    "(%.2f %%, above 1 %%) in the %.0f s between the two counter "
+	    "snapshots%s.", (unsigned long long)resent,
+	    (unsigned long long)sent, 100 * p, secs, cap ?
+	    pd_arena_printf(out->arena, "; the capture on %s shows %llu "
+	    "retransmitted segments in %llu", ifn,
+	    (unsigned long long)cap->retrans_segs,
+	    (unsigned long long)cap->tcp_segments) : drops ?
+	    pd_arena_printf(out->arena, "; %s drops %.0f packets/s for lack "
+	    "of buffers", ifn, drops->ctr[PD_CTR_RX_DROPS].per_s) :
+	    "; no capture or NIC counter in the bundle shows where the "
+	    "segments are lost");
+	double bound = sqrt(p / RETRANS_SHARE);
+
+	if (bound > MATHIS_CAP)
+		bound = MATHIS_CAP;
+	f->gain_lo = 0;
+	f->gain_hi = pd_gain_tenths(bound);
+	f->gain_basis = pd_arena_printf(out->arena, "model, an upper bound "
+	    "only: a loss-limited TCP flow runs at about 1.22 x MSS/(RTT x "
+	    "sqrt(p)) (Mathis et al. 1997), so bringing the loss rate from "
+	    "%.2f %% to "
+	    "the 1 %% threshold raises such a flow at most sqrt(%.2f/1) = "
+	    "x%.2f (taken at most as x2); flows limited by the link, the "
+	    "window or the application gain nothing, hence the low end of 0",
+	    100 * p, 100 * p, bound);
+	f->confidence = cap ? 60 : drops ? 50 : 40;
+	f->confidence_note = cap || drops ? "the counters are the whole "
+	    "host's (every interface, loopback too); the capture or NIC "
+	    "counters tie the loss to this interface" : "the counters are "
+	    "the whole host's; add a capture (tcpdump -i IF -s 128) or "
+	    "ethtool -S twice to tell which interface loses";
+	f->risk = PD_RISK_LOW;
+	f->risk_note = "the steps below only read counters; what they point "
+	    "to (pause frames, larger rings, a bad cable or switch port) has "
+	    "its own risk, told by the rule that finds it";
+	const char *n = ifn ? ifn : "IF";
+
+	pd_finding_fix(out, f, "# find where the segments are lost: the "
+	    "NIC first, then the path");
+	pd_finding_fix(out, f, "ethtool -S %s | grep -Ei 'drop|discard|"
+	    "pause|err'", n);
+	pd_finding_fix(out, f, "ethtool -a %s   # pause off with drops: see "
+	    "nic.pause-off-retransmits", n);
+	pd_finding_fix(out, f, "ethtool -g %s   # drops with rings below "
+	    "their maximum: sudo ethtool -G %s rx MAX", n, n);
+	pd_finding_fix(out, f, "ss -ti   # which connections retransmit, "
+	    "and their RTT: the peer and path to look at");
+	f->verify = "Between two snapshots under the same load, "
+	    "TcpRetransSegs grows by less than 1 % of TcpOutSegs.\n"
+	    "nstat -az TcpOutSegs TcpRetransSegs; sleep 10; "
+	    "nstat -az TcpOutSegs TcpRetransSegs";
+	pd_finding_evidence(f, &a->ev_out);
+	pd_finding_evidence(f, &a->ev_retrans);
+	pd_finding_evidence(f, &b->ev_out);
+	pd_finding_evidence(f, &b->ev_retrans);
+	if (cap)
+		pd_finding_evidence(f, &cap->ev);
+	else if (drops) {
+		pd_finding_evidence(f, &drops->ctr[PD_CTR_RX_DROPS].ev_first);
+		pd_finding_evidence(f, &drops->ctr[PD_CTR_RX_DROPS].ev_last);
+	}
+}
+
 /* The documentation each rule rests on (struct pd_rule .links). */
 static const char *const gso_links[] = {
 	"https://docs.kernel.org/networking/segmentation-offloads.html",
 	/* gso_max_size */
 	"https://man7.org/linux/man-pages/man8/ip-link.8.html",
+	NULL,
+};
+
+static const char *const retrans_links[] = {
+	/* OutSegs, RetransSegs */
+	"https://docs.kernel.org/networking/snmp_counter.html",
+	/* -a, -z */
+	"https://man7.org/linux/man-pages/man8/nstat.8.html",
 	NULL,
 };
 
@@ -325,6 +461,35 @@ static const struct pd_rule rules[] = {
 		.links = gso_links,
 		.needs = PD_HAVE_IPLINK,
 		.check = check_gso,
+	},
+	{
+		.id = "tcp.retrans-rate",
+		.title = "TCP retransmits more than 1 % of the segments it sends",
+		.doc = "Every retransmitted segment is one the path lost (or "
+		    "delayed past the retransmission timer): the sender halves "
+		    "its congestion window on a loss, and a loss-limited flow "
+		    "runs at about 1.22 x MSS/(RTT x sqrt(p)) for a loss rate p "
+		    "(Mathis et al. 1997), so 1 % loss caps a 1448-byte MSS "
+		    "at 1 ms RTT near 140 Mbit/s per flow.  Fires when the "
+		    "kernel's RetransSegs grows by more than 1 % of OutSegs "
+		    "(/proc/net/snmp, or nstat -az's TcpRetransSegs and "
+		    "TcpOutSegs) between two snapshots with times, over at "
+		    "least 10000 segments sent; 1 % is the threshold hotsos "
+		    "uses.  Since-boot totals never fire it: a ratio since "
+		    "boot mixes every past loss (a link flap a month ago) and "
+		    "says nothing about the workload now, so one snapshot "
+		    "leaves the rule not evaluated rather than an info "
+		    "finding.  The counters are the host's; the finding names "
+		    "the interface whose capture shows retransmissions, else "
+		    "one whose NIC drop counters move, else the host.  Gain 0 "
+		    "to the Mathis bound of bringing p down to 1 %, "
+		    "sqrt(p/1 %), at most x2: an upper bound only (flows "
+		    "limited elsewhere gain nothing).  Standalone, off the "
+		    "ladder.  Confidence 60 with a capture through the "
+		    "interface, 50 with moving NIC drops, 40 for the host.",
+		.links = retrans_links,
+		.needs = PD_HAVE_TCP_COUNTERS,
+		.check = check_retrans,
 	},
 };
 

@@ -106,5 +106,6 @@ int test_group_hostile(void);
 int test_group_diff(void);
 int test_group_wrap(void);
 int test_group_softnet(void);
+int test_group_snmp(void);
 
 #endif
