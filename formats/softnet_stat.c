@@ -43,30 +43,17 @@ columns(const char *s, uint32_t *v)
 
 	s = pd_skip_space(s);
 	while (*s) {
-		unsigned d = 0;
-		uint32_t x = 0;
+		uint64_t x;
+		const char *e;
 
-		if (n == COLS_MAX)
+		/* eight hex digits a column, as the kernel's %08x prints
+		 * them (no 0x, which strtoull would take) */
+		if (n == COLS_MAX || !pd_parse_u64(s, 16, &x, &e) ||
+		    e - s != 8 || s[1] == 'x' || s[1] == 'X' ||
+		    (*e && *e != ' ' && *e != '\t'))
 			return 0;
-		for (; d < 8; d++) {
-			char c = s[d];
-			unsigned h;
-
-			if (c >= '0' && c <= '9')
-				h = (unsigned)(c - '0');
-			else if (c >= 'a' && c <= 'f')
-				h = (unsigned)(c - 'a' + 10);
-			else if (c >= 'A' && c <= 'F')
-				h = (unsigned)(c - 'A' + 10);
-			else
-				return 0;
-			x = x << 4 | h;
-		}
-		s += d;
-		if (*s && *s != ' ' && *s != '\t')
-			return 0;
-		v[n++] = x;
-		s = pd_skip_space(s);
+		v[n++] = (uint32_t)x;
+		s = pd_skip_space(e);
 	}
 	return n >= COLS_MIN ? n : 0;
 }

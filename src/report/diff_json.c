@@ -11,12 +11,6 @@
 #include "report/json_parts.h"
 
 static json_t *
-str_or_null(const char *s)
-{
-	return s ? pd_json_str(s) : json_null();
-}
-
-static json_t *
 ev_or_null(const struct pd_evidence *ev)
 {
 	return ev->member ? pd_json_evidence(ev) : json_null();
@@ -29,8 +23,8 @@ change(const struct pd_diff_change *ch)
 
 	json_object_set_new(o, "what", pd_json_str(ch->what));
 	json_object_set_new(o, "subject", pd_json_str(ch->subject));
-	json_object_set_new(o, "before", str_or_null(ch->before));
-	json_object_set_new(o, "after", str_or_null(ch->after));
+	json_object_set_new(o, "before", pd_json_str_or_null(ch->before));
+	json_object_set_new(o, "after", pd_json_str_or_null(ch->after));
 	json_object_set_new(o, "before_evidence", ev_or_null(&ch->ev_before));
 	json_object_set_new(o, "after_evidence", ev_or_null(&ch->ev_after));
 	return o;
@@ -48,8 +42,8 @@ finding_pair(const struct pd_diff_finding *df, struct pd_arena *a)
 	    pd_json_finding(df->before, a) : json_null());
 	json_object_set_new(o, "after", df->after ?
 	    pd_json_finding(df->after, a) : json_null());
-	json_object_set_new(o, "why", str_or_null(df->why));
-	json_object_set_new(o, "unverified", str_or_null(df->unverified));
+	json_object_set_new(o, "why", pd_json_str_or_null(df->why));
+	json_object_set_new(o, "unverified", pd_json_str_or_null(df->unverified));
 	return o;
 }
 
@@ -85,8 +79,8 @@ throughput(const struct pd_diff_host *dh)
 	    rate(dh->tp_after) : json_null());
 	json_object_set_new(o, "change_pct", dh->tp_known ?
 	    json_real(dh->tp_change / 10.0) : json_null());
-	json_object_set_new(o, "source", str_or_null(dh->tp_source));
-	json_object_set_new(o, "why", str_or_null(dh->tp_why));
+	json_object_set_new(o, "source", pd_json_str_or_null(dh->tp_source));
+	json_object_set_new(o, "why", pd_json_str_or_null(dh->tp_why));
 	return o;
 }
 
@@ -103,10 +97,10 @@ prediction(const struct pd_diff_host *dh)
 	json_object_set_new(o, "low_bytes_per_s", rate(dh->pred_lo));
 	json_object_set_new(o, "expected_bytes_per_s", rate(dh->pred_exp));
 	json_object_set_new(o, "high_bytes_per_s", rate(dh->pred_hi));
-	json_object_set_new(o, "binds_then", str_or_null(dh->pred_binds));
+	json_object_set_new(o, "binds_then", pd_json_str_or_null(dh->pred_binds));
 	json_object_set_new(o, "verdict", dh->tp_known ?
 	    pd_json_str(pd_diff_verdict_name(dh->verdict)) : json_null());
-	json_object_set_new(o, "why", str_or_null(dh->verdict_why));
+	json_object_set_new(o, "why", pd_json_str_or_null(dh->verdict_why));
 	json_object_set_new(o, "noise_pct", json_real(100 * PD_DIFF_NOISE));
 	return o;
 }
@@ -177,9 +171,9 @@ host(const struct pd_diff_host *dh, struct pd_arena *a)
 		json_array_append_new(caps, j);
 	}
 	json_object_set_new(o, "captures", caps);
-	json_object_set_new(o, "not_compared", str_or_null(dh->not_compared));
+	json_object_set_new(o, "not_compared", pd_json_str_or_null(dh->not_compared));
 	json_object_set_new(o, "regression", json_boolean(dh->regression));
-	json_object_set_new(o, "regression_why", str_or_null(dh->regression_why));
+	json_object_set_new(o, "regression_why", pd_json_str_or_null(dh->regression_why));
 	return o;
 }
 
@@ -189,7 +183,7 @@ side(const struct pd_report *r)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "bundle", pd_json_str(r->bundle));
-	json_object_set_new(o, "nothing_read", str_or_null(r->nothing_read));
+	json_object_set_new(o, "nothing_read", pd_json_str_or_null(r->nothing_read));
 	json_object_set_new(o, "members_noted", json_integer(r->n_members_noted));
 	return o;
 }

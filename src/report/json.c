@@ -17,8 +17,8 @@
 #include "report/json_parts.h"
 #include "report/ladder_json.h"
 
-static json_t *
-str_or_null(const char *s)
+json_t *
+pd_json_str_or_null(const char *s)
 {
 	return s ? pd_json_str(s) : json_null();
 }
@@ -60,7 +60,7 @@ pd_json_finding(const struct pd_finding *f, struct pd_arena *a)
 	    pd_json_str(pd_level_name(pd_finding_level(f))));
 	json_object_set_new(o, "confidence", json_integer(f->confidence));
 	json_object_set_new(o, "confidence_note",
-	    str_or_null(f->confidence_note));
+	    pd_json_str_or_null(f->confidence_note));
 	json_object_set_new(gain, "low_pct", json_real(f->gain_lo / 10.0));
 	json_object_set_new(gain, "high_pct", json_real(f->gain_hi / 10.0));
 	json_object_set_new(gain, "basis", pd_json_str(f->gain_basis));
@@ -73,8 +73,8 @@ pd_json_finding(const struct pd_finding *f, struct pd_arena *a)
 	for (unsigned i = 0; i < f->n_fix; i++)
 		json_array_append_new(fix, pd_json_str(f->fix[i]));
 	json_object_set_new(o, "fix", fix);
-	json_object_set_new(o, "verify", str_or_null(f->verify));
-	json_object_set_new(o, "chart", str_or_null(pd_chart_draw(a,
+	json_object_set_new(o, "verify", pd_json_str_or_null(f->verify));
+	json_object_set_new(o, "chart", pd_json_str_or_null(pd_chart_draw(a,
 	    f->chart)));
 	for (unsigned i = 0; i < f->n_ev; i++)
 		json_array_append_new(ev, pd_json_evidence(&f->ev[i]));
@@ -119,7 +119,7 @@ card(const struct pd_card *c)
 	char serial[24];
 
 	snprintf(serial, sizeof(serial), "%016llx", (unsigned long long)c->dsn);
-	json_object_set_new(o, "description", str_or_null(c->desc));
+	json_object_set_new(o, "description", pd_json_str_or_null(c->desc));
 	json_object_set_new(o, "serial", c->has_dsn ? pd_json_str(serial) :
 	    json_null());
 	for (unsigned i = 0; i < c->n_pfs; i++) {
@@ -274,7 +274,7 @@ netdev_queues(json_t *host, const struct pd_host *h)
 				    tri_json(q.flag[i]));
 			if (q.current)
 				json_object_set_new(part[b / 2], "error",
-				    str_or_null(q.error));
+				    pd_json_str_or_null(q.error));
 		}
 		if (json_is_null(part[0]) && json_is_null(part[1]))
 			continue;
@@ -298,7 +298,7 @@ host(const struct pd_host *h)
 	json_object_set_new(o, "name", pd_json_str(h->name));
 	json_object_set_new(o, "path", pd_json_str(h->key));
 	json_object_set_new(o, "arch", pd_json_str(pd_arch_name(h->arch)));
-	json_object_set_new(o, "kernel", str_or_null(h->kernel_release));
+	json_object_set_new(o, "kernel", pd_json_str_or_null(h->kernel_release));
 	json_object_set_new(o, "cpus", json_integer(h->n_cpus));
 	for (const struct pd_cpu_type *t = h->cpu_types; t; t = t->next) {
 		json_t *j = json_object();
@@ -308,10 +308,10 @@ host(const struct pd_host *h)
 		json_array_append_new(types, j);
 	}
 	json_object_set_new(o, "cpu_types", types);
-	json_object_set_new(o, "cmdline", str_or_null(h->cmdline));
+	json_object_set_new(o, "cmdline", pd_json_str_or_null(h->cmdline));
 	json_object_set_new(io, "mode",
 	    pd_json_str(pd_iommu_mode_name(h->iommu.mode)));
-	json_object_set_new(io, "reason", str_or_null(h->iommu.reason));
+	json_object_set_new(io, "reason", pd_json_str_or_null(h->iommu.reason));
 	json_object_set_new(o, "iommu", io);
 	json_object_set_new(o, "pci_devices", json_integer(h->n_pcidevs));
 	json_object_set_new(o, "netdevs", json_integer(h->n_netdevs));
@@ -334,7 +334,7 @@ host(const struct pd_host *h)
 	}
 	json_object_set_new(o, "kernel_counter_rates", rates);
 	netdev_queues(o, h);
-	json_object_set_new(o, "collector", str_or_null(h->collector));
+	json_object_set_new(o, "collector", pd_json_str_or_null(h->collector));
 	if (h->workload_run) {	/* only then, as "workloads" */
 		const struct pd_workload_run *w = h->workload_run;
 		json_t *j = json_object();
@@ -494,7 +494,7 @@ wl_net(const struct pd_wl_net *n)
 	    n->recv_bytes < 0)
 		return json_null();
 	o = json_object();
-	json_object_set_new(o, "role", str_or_null(n->role));
+	json_object_set_new(o, "role", pd_json_str_or_null(n->role));
 	json_object_set_new(o, "reverse", n->reverse == PD_UNKNOWN ?
 	    json_null() : json_boolean(n->reverse == PD_YES));
 	json_object_set_new(o, "streams", int_or_null(n->streams));
@@ -520,12 +520,12 @@ wl_job(const struct pd_wl_job *j)
 	json_object_set_new(o, "seconds", num_or_null(j->seconds));
 	json_object_set_new(o, "read", wl_side(&j->rd));
 	json_object_set_new(o, "write", wl_side(&j->wr));
-	json_object_set_new(op, "rw", str_or_null(j->rw));
-	json_object_set_new(op, "bs", str_or_null(j->bs));
+	json_object_set_new(op, "rw", pd_json_str_or_null(j->rw));
+	json_object_set_new(op, "bs", pd_json_str_or_null(j->bs));
 	json_object_set_new(op, "iodepth", int_or_null(j->iodepth));
 	json_object_set_new(op, "numjobs", int_or_null(j->numjobs));
-	json_object_set_new(op, "ioengine", str_or_null(j->ioengine));
-	json_object_set_new(op, "filename", str_or_null(j->filename));
+	json_object_set_new(op, "ioengine", pd_json_str_or_null(j->ioengine));
+	json_object_set_new(op, "filename", pd_json_str_or_null(j->filename));
 	json_object_set_new(op, "devices", int_or_null(j->n_devices));
 	json_object_set_new(o, "options", op);
 	json_object_set_new(o, "net", wl_net(&j->net));
@@ -543,7 +543,7 @@ workload(const struct pd_host *h, const struct pd_workload *w)
 	json_object_set_new(o, "host", pd_json_str(h->name));
 	json_object_set_new(o, "member", pd_json_str(w->member));
 	json_object_set_new(o, "tool", pd_json_str(w->tool));
-	json_object_set_new(o, "version", str_or_null(w->version));
+	json_object_set_new(o, "version", pd_json_str_or_null(w->version));
 	for (const struct pd_wl_job *j = w->jobs; j; j = j->next)
 		json_array_append_new(jobs, wl_job(j));
 	json_object_set_new(o, "jobs", jobs);
