@@ -3,6 +3,7 @@
  * type, each with its own "Core(s) per socket/cluster" and
  * "Socket(s)/Cluster(s)" counts. */
 #include <string.h>
+#include "base/sysval.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"
@@ -36,6 +37,32 @@ flush(struct pd_host *h, struct pd_arena *a, struct type_block *t)
 	for (uint64_t i = 0; i < n && i < PD_MAX_CPUS; i++)
 		pd_host_cpu_type(h, a, t->name);
 	memset(t, 0, sizeof(*t));
+}
+
+/* "NUMA node3 CPU(s):   30-39": each CPU of the list on node 3. */
+static void
+numa_line(struct pd_host *h, struct pd_arena *a, const char *s)
+{
+	uint64_t bits[PD_MAX_CPUS / 64];
+	const char *v;
+	uint64_t node;
+
+	if (!pd_starts_with(s, "NUMA node") ||
+	    !pd_parse_u64(s + 9, 10, &node, &v) || node > 4095 ||
+	    !pd_starts_with(v, " CPU(s):"))
+		return;
+	v = pd_skip_space(v + 8);
+	if (!pd_cpulist_parse(v, strlen(v), bits, PD_MAX_CPUS, NULL))
+		return;
+	if (!h->numa_of_cpu) {
+		h->numa_of_cpu = pd_arena_alloc(a, PD_MAX_CPUS *
+		    sizeof(*h->numa_of_cpu));
+		for (unsigned c = 0; c < PD_MAX_CPUS; c++)
+			h->numa_of_cpu[c] = -1;
+	}
+	for (unsigned c = 0; c < PD_MAX_CPUS; c++)
+		if (bits[c / 64] >> (c % 64) & 1)
+			h->numa_of_cpu[c] = (int16_t)node;
 }
 
 static enum pd_status
@@ -84,6 +111,15 @@ parse_lscpu(const struct pd_member *m, struct pd_input *in,
 		    (v = value_of(s, "Cluster(s)"))) &&
 		    pd_parse_u64(v, 10, &x, NULL)) {
 			t.groups = x;
+		} else if ((v = value_of(s, "NUMA node(s)")) &&
+		    pd_parse_u64(v, 10, &x, NULL)) {
+			if (!h->n_numa_nodes && x >= 1 && x <= 4096) {
+				h->n_numa_nodes = (unsigned)x;
+				pd_evidence_set(&h->ev_numa, a, m->path,
+				    in->line_no, line, len);
+			}
+		} else if (pd_starts_with(s, "NUMA node")) {
+			numa_line(h, a, s);
 		} else if ((v = value_of(s, "Thread(s) per core")) &&
 		    pd_parse_u64(v, 10, &x, NULL)) {
 			t.threads = x;

@@ -594,6 +594,12 @@ struct pd_host {
 	unsigned n_gaps;		/* derived: gaps listed */
 	const struct pd_workload_run *workload_run;	/* manifest */
 	const char **cpu_type_of;	/* [PD_MAX_CPUS]: type of each CPU */
+	/* NUMA: lscpu's "NUMA node(s):" (0 unknown) and each CPU's node
+	 * from its "NUMA nodeN CPU(s):" lines ([PD_MAX_CPUS], -1 for a CPU
+	 * no line names; NULL without them) */
+	unsigned n_numa_nodes;
+	struct pd_evidence ev_numa;
+	int16_t *numa_of_cpu;
 	struct pd_model_note *notes;	/* derived, in order */
 	struct pd_unused *unused;	/* members it could not attribute */
 	const char *guest_why;		/* derived: a virtual machine, and

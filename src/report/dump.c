@@ -368,6 +368,21 @@ dump_host(FILE *out, struct pd_arena *a, const struct pd_host *h)
 			fprintf(out, "  cpu type: %s x%u\n", D(t->name),
 			    t->count);
 	}
+	if (h->n_numa_nodes)
+		fprintf(out, "  numa nodes: %u\n", h->n_numa_nodes);
+	if (h->numa_of_cpu) {
+		static const unsigned max_nodes = 4096;
+		unsigned *per = pd_arena_alloc(a, max_nodes * sizeof(*per));
+
+		for (unsigned c = 0; c < PD_MAX_CPUS; c++)
+			if (h->numa_of_cpu[c] >= 0 &&
+			    (unsigned)h->numa_of_cpu[c] < max_nodes)
+				per[h->numa_of_cpu[c]]++;
+		for (unsigned node = 0; node < max_nodes; node++)
+			if (per[node])
+				fprintf(out, "  numa node %u: %u cpus\n", node,
+				    per[node]);
+	}
 	if (h->cmdline) {
 		fprintf(out, "  cmdline: %s\n", D(h->cmdline));
 		for (const struct pd_kv *kv = h->cmdline_kv; kv; kv = kv->next)
