@@ -20,12 +20,16 @@ extern const struct pd_format pd_format_fio;
 extern const struct pd_format pd_format_fio_json;
 extern const struct pd_format pd_format_iperf3;
 extern const struct pd_format pd_format_iperf3_json;
+extern const struct pd_format pd_format_ip_addr;
 extern const struct pd_format pd_format_ip_link;
 extern const struct pd_format pd_format_kallsyms;
 extern const struct pd_format pd_format_lscpu;
 extern const struct pd_format pd_format_manifest;
 extern const struct pd_format pd_format_netdev_stats;
 extern const struct pd_format pd_format_nstat;
+extern const struct pd_format pd_format_nvme_iopolicy;
+extern const struct pd_format pd_format_nvme_subsys;
+extern const struct pd_format pd_format_nvme_subsys_json;
 extern const struct pd_format pd_format_proc_net_snmp;
 extern const struct pd_format pd_format_lspci_tv;
 extern const struct pd_format pd_format_lspci_vv;
@@ -62,6 +66,7 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_ethtool_channels,
 	&pd_format_ethtool_settings,
 	&pd_format_ip_link,
+	&pd_format_ip_addr,
 	&pd_format_bridge_link,
 	&pd_format_sysctl,
 	&pd_format_kallsyms,
@@ -69,7 +74,10 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_softnet_stat,
 	&pd_format_proc_net_snmp,
 	&pd_format_nstat,
+	&pd_format_nvme_subsys,
+	&pd_format_nvme_iopolicy,
 	&pd_format_fio_json,
+	&pd_format_nvme_subsys_json,
 	&pd_format_fio,
 	&pd_format_iperf3_json,
 	&pd_format_iperf3,

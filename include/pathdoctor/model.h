@@ -45,6 +45,8 @@ enum pd_have {
 	PD_HAVE_WORKLOAD = 1u << 16,	/* a benchmark's own output (fio, ...) */
 	PD_HAVE_SOFTNET = 1u << 17,	/* two timed /proc/net/softnet_stat */
 	PD_HAVE_TCP_COUNTERS = 1u << 18, /* two timed TCP counter snapshots */
+	PD_HAVE_NVME = 1u << 19,	/* nvme list-subsys: fabric paths */
+	PD_HAVE_IPADDR = 1u << 20,	/* ip addr: the host's addresses */
 };
 
 struct pd_evidence {
@@ -550,6 +552,80 @@ struct pd_tcpstat {
 struct pd_host;
 void pd_host_tcpstat_keep(struct pd_host *h, const struct pd_tcpstat *k);
 
+/* NVMe over Fabrics multipath: the subsystems `nvme list-subsys` shows
+ * (text or -o json), each with its controllers (the paths), the I/O
+ * policy native multipath uses to choose among them (list-subsys 2.x,
+ * or the subsystem's sysfs iopolicy file), and the host's interface
+ * addresses (`ip addr`) that tie each path to the netdev it leaves
+ * from.  Lists are in insertion order, bounded by the readers. */
+#define PD_NVME_MAX_SUBSYS 256
+#define PD_NVME_MAX_PATHS 64		/* per subsystem */
+#define PD_IPADDR_MAX 1024
+
+/* How finalize tied a path to its netdev, best first. */
+enum pd_nvme_join {
+	PD_NVME_JOIN_NONE = 0,
+	PD_NVME_JOIN_IFACE,		/* host_iface= names it */
+	PD_NVME_JOIN_ADDR,		/* host_traddr/src_addr is its address */
+	PD_NVME_JOIN_SUBNET,		/* traddr lies in its prefix */
+};
+
+struct pd_nvme_path {
+	struct pd_nvme_path *next;	/* in output order */
+	const char *ctrl;		/* "nvme0" */
+	const char *transport;		/* "tcp", "rdma", "fc", "pcie", "loop" */
+	const char *traddr, *trsvcid;	/* the target's address and port */
+	const char *host_traddr, *src_addr, *host_iface;	/* NULL: none */
+	const char *state;		/* "live", "connecting", ...; NULL */
+	const char *ana;		/* "optimized", "non-optimized", ... */
+	struct pd_evidence ev;
+	/* derived by finalize */
+	const struct pd_netdev *nd;
+	enum pd_nvme_join join;
+	const char *join_what;		/* the address or prefix matched */
+};
+
+struct pd_nvme_subsys {
+	struct pd_nvme_subsys *next;	/* in the order first seen */
+	const char *name;		/* "nvme-subsys0" */
+	const char *nqn, *hostnqn;
+	/* "numa", "round-robin", "queue-depth"; NULL unknown.  The sysfs
+	 * file wins over list-subsys (it is what the kernel uses). */
+	const char *iopolicy;
+	bool iopolicy_sysfs;
+	struct pd_evidence ev, ev_iopolicy;
+	struct pd_nvme_path *paths;
+	unsigned n_paths;
+};
+
+/* One address of `ip addr`: IPv4 or IPv6 with its prefix length. */
+struct pd_ipaddr {
+	struct pd_ipaddr *next;		/* in output order */
+	const char *ifname;		/* "nic2" ("bond1.57", "@" part cut) */
+	uint8_t family;			/* 4 or 6 */
+	uint8_t addr[16];		/* network order; IPv4 in the first 4 */
+	unsigned prefix;		/* 0..32 or 0..128 */
+	const char *text;		/* "10.0.1.2/24" as printed */
+	struct pd_evidence ev;
+};
+
+/* The subsystem of that name, created when new (NULL at the bound). */
+struct pd_host;
+struct pd_nvme_subsys *pd_host_nvme_subsys(struct pd_host *h,
+    struct pd_arena *a, const char *name);
+/* A path of s by controller name, created when new (NULL at the bound);
+ * a path listed again (text and JSON of one host) is the same one. */
+struct pd_nvme_path *pd_nvme_subsys_path(struct pd_nvme_subsys *s,
+    struct pd_arena *a, const char *ctrl);
+/* A new address at the end of the host's list (NULL at the bound). */
+struct pd_ipaddr *pd_host_ipaddr(struct pd_host *h, struct pd_arena *a);
+/* Parses an address ("10.0.0.1", "fe80::1", "fe80::1%nic2"): family 4
+ * or 6, 0 when it is neither. */
+unsigned pd_ip_parse(const char *s, size_t n, uint8_t out[16]);
+/* True when a and b (same family) agree in their first prefix bits. */
+bool pd_ip_in_prefix(const uint8_t *a, const uint8_t *b, unsigned family,
+    unsigned prefix);
+
 struct pd_host_private;
 struct pd_model_private;
 
@@ -607,6 +683,10 @@ struct pd_host {
 	struct pd_softnet softnet;	/* /proc/net/softnet_stat */
 	struct pd_tcpstat tcpstat[2];	/* first, last (n_tcpstat of them) */
 	unsigned n_tcpstat;
+	struct pd_nvme_subsys *nvme;	/* nvme list-subsys, iopolicy */
+	unsigned n_nvme;
+	struct pd_ipaddr *ipaddrs;	/* ip addr */
+	unsigned n_ipaddrs;
 };
 
 struct pd_model {

@@ -14,7 +14,7 @@ static const char *const command_dirs[] = {
 	"sos_commands", "proc", "sys", "etc", "boot", "var", "commands",
 	"cmd", "ethtool", "pci", "networking", "kernel", "hardware",
 	"processor", "captures", "pcaps", "perf", "profiles", "cpu",
-	"uname", "workload", NULL,
+	"uname", "workload", "nvme", NULL,
 };
 
 static bool

@@ -305,6 +305,7 @@ pd_model_finalize(struct pd_model *m)
 		pd_profile_symbolise(h, m->arena);
 		pd_finalize_nic(h, m->arena);
 		pd_finalize_captures(h, m->arena);
+		pd_finalize_nvme(h, m->arena);
 		for (const struct pd_collect_gap *g = h->gaps; g; g = g->next)
 			h->n_gaps++;
 		h->have = pd_host_inputs(h);

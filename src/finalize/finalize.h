@@ -43,4 +43,12 @@ void pd_finalize_nic(struct pd_host *h, struct pd_arena *a);
 /* captures.c: captures joined to netdevs and called virtual or physical. */
 void pd_finalize_captures(struct pd_host *h, struct pd_arena *a);
 
+/* nvme.c: each NVMe/TCP or RDMA path joined to the netdev it leaves
+ * from (host_iface, its host address, else the target's subnet). */
+struct pd_nvme_path;
+struct pd_pcidev;
+void pd_finalize_nvme(struct pd_host *h, struct pd_arena *a);
+/* The PCI function a joined path leaves through, NULL when unknown. */
+const struct pd_pcidev *pd_nvme_path_pf(const struct pd_nvme_path *p);
+
 #endif

@@ -143,6 +143,22 @@ has_tcp_counters(const struct pd_host *h)
 	    a->has_out && a->has_retrans && b->has_out && b->has_retrans;
 }
 
+/* a subsystem with at least one path */
+static bool
+has_nvme(const struct pd_host *h)
+{
+	for (const struct pd_nvme_subsys *s = h->nvme; s; s = s->next)
+		if (s->n_paths)
+			return true;
+	return false;
+}
+
+static bool
+has_ipaddr(const struct pd_host *h)
+{
+	return h->ipaddrs != NULL;
+}
+
 /* name: the input in --dump-model ("pcie-link").  what: the input,
  * before the formats' collect texts ("PCI devices: lspci -vv output").
  * text: the whole request, for inputs that joins derive from several
@@ -182,6 +198,10 @@ static const struct input {
 	    NULL, has_softnet),
 	HOST(PD_HAVE_TCP_COUNTERS, "tcp-counters", "TCP counters twice, "
 	    "some seconds apart, with times", NULL, has_tcp_counters),
+	HOST(PD_HAVE_NVME, "nvme", "NVMe subsystems and their paths", NULL,
+	    has_nvme),
+	HOST(PD_HAVE_IPADDR, "ip-addr", "the host's interface addresses", NULL,
+	    has_ipaddr),
 	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
 	NETDEV(PD_HAVE_IPLINK, "ip-link", "interfaces", NULL, nd_iplink),
 	NETDEV(PD_HAVE_RINGS, "rings", "NIC ring sizes", NULL, nd_rings),

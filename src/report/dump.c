@@ -348,6 +348,42 @@ dump_workload(FILE *out, struct pd_arena *a, const struct pd_workload *w)
 		dump_wl_job(out, a, w->total);
 }
 
+static const char *
+join_name(enum pd_nvme_join j)
+{
+	return j == PD_NVME_JOIN_IFACE ? "host_iface" : j == PD_NVME_JOIN_ADDR ?
+	    "host address" : j == PD_NVME_JOIN_SUBNET ? "subnet" : "none";
+}
+
+#define OR_DASH(s) ((s) ? D(s) : "-")
+
+static void
+dump_nvme(FILE *out, struct pd_arena *a, const struct pd_host *h)
+{
+	for (const struct pd_nvme_subsys *s = h->nvme; s; s = s->next) {
+		fprintf(out, "  nvme %s: nqn %s, hostnqn %s, iopolicy %s%s, "
+		    "%u paths\n", D(s->name), OR_DASH(s->nqn),
+		    OR_DASH(s->hostnqn), OR_DASH(s->iopolicy),
+		    s->iopolicy_sysfs ? " (sysfs)" : "", s->n_paths);
+		dump_ev(out, a, "    ", "iopolicy from", &s->ev_iopolicy);
+		for (const struct pd_nvme_path *p = s->paths; p; p = p->next) {
+			fprintf(out, "    path %s %s traddr %s trsvcid %s "
+			    "host_traddr %s src_addr %s host_iface %s state %s "
+			    "ana %s", D(p->ctrl), OR_DASH(p->transport),
+			    OR_DASH(p->traddr), OR_DASH(p->trsvcid),
+			    OR_DASH(p->host_traddr), OR_DASH(p->src_addr),
+			    OR_DASH(p->host_iface), OR_DASH(p->state),
+			    OR_DASH(p->ana));
+			fprintf(out, "; netdev %s by %s%s%s\n", p->nd ?
+			    D(p->nd->name) : "-", join_name(p->join),
+			    p->join_what ? " " : "", p->join_what ?
+			    D(p->join_what) : "");
+		}
+	}
+	for (const struct pd_ipaddr *x = h->ipaddrs; x; x = x->next)
+		fprintf(out, "  ipaddr %s: %s\n", D(x->ifname), D(x->text));
+}
+
 static void
 dump_host(FILE *out, struct pd_arena *a, const struct pd_host *h)
 {
@@ -472,6 +508,7 @@ dump_host(FILE *out, struct pd_arena *a, const struct pd_host *h)
 		    PRIu64 ", time_squeeze %" PRIu64 "\n", n, sum[0], sum[1],
 		    sum[2]);
 	}
+	dump_nvme(out, a, h);
 	for (const struct pd_kv *kv = h->sysctl; kv; kv = kv->next)
 		fprintf(out, "  sysctl %s = %s\n", D(kv->key),
 		    D(kv->val));
