@@ -41,11 +41,15 @@ enum pd_lever_kind {
 				 * throughput where the hardware binds */
 	PD_LEVER_SW_GSO,	/* no software segmentation of a guest's
 				 * GSO packets on the host */
+	PD_LEVER_PFS,		/* traffic also through the PFs of a card
+				 * in pf_mask (NVMe multipath spreading
+				 * I/O over its paths' PFs) */
 };
 
 struct pd_lever {
 	enum pd_lever_kind kind;
-	const struct pd_card *card;	/* MPS, ALL_PFS, LINK_TRAIN */
+	const struct pd_card *card;	/* MPS, ALL_PFS, PFS, LINK_TRAIN */
+	unsigned pf_mask;		/* PFS: bit i is card->pfs[i] */
 	const struct pd_pcidev *dev;	/* MPS, LINK_TRAIN: the link's device */
 	int mps_to;			/* MPS */
 	int mts_to, width_to;		/* LINK_TRAIN */

@@ -93,6 +93,9 @@ lever_text(const struct path *p, const struct pd_lever *lv,
 	case PD_LEVER_ALL_PFS:
 		return "traffic through every PF spreads it over all the card's "
 		    "links and ports";
+	case PD_LEVER_PFS:
+		return "round-robin spreads each subsystem's I/O equally over "
+		    "its paths, so the PFs they leave from all carry it";
 	case PD_LEVER_EFFICIENCY:
 		return pd_arena_printf(a, "returns %.0f to %.0f %% of the "
 		    "throughput where the hardware binds", 100 * lv->share_lo,
@@ -130,6 +133,9 @@ fix_label(struct pd_arena *a, const struct pd_finding *f)
 		    "%s)", f->subject);
 	case PD_LEVER_SW_GSO:
 		return "the guest's gso_max_size below the physical NIC's";
+	case PD_LEVER_PFS:
+		return pd_arena_printf(a, "NVMe I/O over every path (%s)",
+		    f->subject);
 	case PD_LEVER_EFFICIENCY:
 	case PD_LEVER_NONE:
 		break;

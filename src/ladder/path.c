@@ -179,6 +179,18 @@ count_links(const struct path *p, const bool *act)
 	return n;
 }
 
+/* The PFs the applied PD_LEVER_PFS fixes add, as bits of p->pf. */
+static unsigned
+pfs_added(const struct path *p, unsigned mask)
+{
+	unsigned bits = 0;
+
+	for (unsigned i = 0; i < p->n_fix; i++)
+		if (p->fix[i].lv->kind == PD_LEVER_PFS && applied(mask, i))
+			bits |= p->fix[i].lv->pf_mask;
+	return bits;
+}
+
 /* The hardware ceiling in GB/s with the fixes in mask, and its name. */
 static double
 hardware(const struct path *p, unsigned mask, const char **name)
@@ -187,13 +199,15 @@ hardware(const struct path *p, unsigned mask, const char **name)
 	double link[PD_CARD_MAX_PFS];
 	bool act[PD_CARD_MAX_PFS];
 	bool all = kind_applied(p, mask, PD_LEVER_ALL_PFS, NULL);
+	unsigned added = pfs_added(p, mask);
 	int min_mps = 4096;
 	struct pd_cap_bind b;
 
 	links(p, mask, mps, mts, width);
 	for (unsigned k = 0; k < p->n_pf; k++) {
 		link[k] = pd_pcie_payload_gbs(mts[k], width[k], mps[k]);
-		act[k] = p->active[k] || (all && p->pf[k].nd);
+		act[k] = p->active[k] || ((all || (added >> k & 1u)) &&
+		    p->pf[k].nd);
 		if (act[k] && mps[k] < min_mps)
 			min_mps = mps[k];
 	}

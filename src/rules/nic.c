@@ -21,6 +21,7 @@
 #include "pathdoctor/rule.h"
 #include "pathdoctor/status.h"
 #include "rules/nic_queues.h"
+#include "rules/pf_use.h"
 
 #define IDLE_SHARE 0.01			/* below 1 % of the busiest PF */
 #define BUSY_RATE 10e6			/* bytes/s that make a PF busy */
@@ -215,9 +216,16 @@ emit_idle(const struct pd_rule *self, const struct pd_host *h,
 		    "PFs received %s: nothing connects through it.", subject,
 		    a, cv->rates ? "" : " since boot", busy);
 	idle_gain(out, f, cv, hi, now, full, observed);
-	if (cv->rates)
+	bool nvme = pd_nvme_paths_confined(h, card);
+
+	if (cv->rates && !nvme)
 		f->lever = (struct pd_lever){ .kind = PD_LEVER_ALL_PFS,
 			.card = card };
+	if (nvme)
+		f->summary = pd_arena_printf(out->arena, "%s Every NVMe/TCP "
+		    "controller enters through the other PFs: "
+		    "nvme.paths-per-pf names the same PFs and carries this "
+		    "fix on the path ladder.", f->summary);
 	idle_fix(out, f, flux, idle->nd->name);
 	f->verify = pd_arena_printf(out->arena, "Under load, the rx_bytes "
 	    "counter of %s climbs.\nwatch -n1 \"ethtool -S %s | grep -w "
@@ -234,6 +242,26 @@ emit_idle(const struct pd_rule *self, const struct pd_host *h,
 		pd_finding_evidence(f, &ign->ev);
 }
 
+bool
+pd_card_idle_pfs(const struct pd_card *c, bool idle[PD_CARD_MAX_PFS],
+    bool *rates)
+{
+	struct card_view cv;
+	unsigned k = 0;
+
+	memset(idle, 0, PD_CARD_MAX_PFS * sizeof(*idle));
+	*rates = false;
+	if (!view_card(c, &cv))
+		return false;
+	*rates = cv.rates;
+	for (unsigned i = 0; i < c->n_pfs; i++)	/* cv.p: the PFs with rx */
+		if (c->pfs[i]->path.rx_known)
+			idle[i] = cv.p[k++].rx < IDLE_SHARE * cv.busiest;
+	return true;
+}
+
+/* A PF that carries an NVMe path is not idle: nvme.multipath-iopolicy
+ * says why its path carries nothing. */
 static void
 check_idle_pf(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
@@ -246,7 +274,8 @@ check_idle_pf(const struct pd_rule *self, const struct pd_host *h,
 		if (!view_card(c, &cv))
 			continue;
 		for (unsigned i = 0; i < cv.n; i++) {
-			active[i] = cv.p[i].rx >= IDLE_SHARE * cv.busiest;
+			active[i] = cv.p[i].rx >= IDLE_SHARE * cv.busiest ||
+			    pd_nvme_pf_paths(h, cv.p[i].pf) > 0;
 			n_idle += !active[i];
 		}
 		if (n_idle)
@@ -558,7 +587,12 @@ static const struct pd_rule rules[] = {
 		    "GB10 measured one link 14.8 GB/s vs both 28.9.  The low "
 		    "end is 0 unless observed traffic is near the active "
 		    "capacity.  Confidence 85 with rates from two snapshots, "
-		    "50 with since-boot totals.",
+		    "50 with since-boot totals.  A PF that carries an NVMe "
+		    "path (nvme list-subsys joined to it through ip addr) is "
+		    "never idle here: its path is idle by the I/O policy "
+		    "(nvme.multipath-iopolicy).  When nvme.paths-per-pf "
+		    "fires on the card it names the same PFs and takes the "
+		    "ladder step; this finding then keeps its own gain.",
 		.physical = true,
 		.sysctls = "net.ipv4.conf.*.arp_ignore "
 		    "net.ipv4.conf.*.arp_announce",
