@@ -11,11 +11,13 @@
  *       inet 172.30.0.1 peer 172.30.0.2/32 scope global tun0
  *   2: eth0    inet 10.0.0.5/24 brd 10.0.0.255 scope global eth0\  ...
  *
- * The header's shape is ip link's, so this reader bids only when the
- * head holds an inet or inet6 line, and then above ip-link; the link
- * facts of such a member (mtu, kind) come from ip -d link.  A point-to-
- * point address takes its peer's prefix; one without a prefix is a
- * host address (/32, /128).  "NAME@PARENT" keeps NAME. */
+ * The blocks are ip link's with address lines among them, so this
+ * reader bids only when the head holds an inet or inet6 line, and then
+ * above ip-link, and runs ip-link's parser (formats/ip_link.h) for the
+ * interfaces' own facts, taking the address lines itself; the one-line
+ * layout has no link facts and is read here alone.  A point-to-point
+ * address takes its peer's prefix; one without a prefix is a host
+ * address (/32, /128).  "NAME@PARENT" keeps NAME. */
 #include <string.h>
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
@@ -23,6 +25,7 @@
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
+#include "ip_link.h"
 
 /* "N: NAME[@PARENT]: <" or, one-line, "N: NAME    inet..."; the name
  * into out; the rest of the line after it, NULL when not a header. */
@@ -155,45 +158,79 @@ add_addr(struct pd_host *h, struct pd_arena *a, const char *ifname,
 	return true;
 }
 
+/* Notes once per member at the bound, up to three bad lines. */
+struct addr_state {
+	unsigned n, bad;
+	bool full;
+};
+
+static void
+one_line(void *ctx, const struct pd_member *m, struct pd_host *h,
+    struct pd_diag *d, const char *ifname, const char *t, uint32_t line_no,
+    const char *line, size_t len)
+{
+	struct addr_state *cur = ctx;
+
+	if (cur->full)
+		return;
+	if (add_addr(h, d->arena, ifname, t, m, line_no, line, len))
+		cur->n++;
+	else if (h->n_ipaddrs >= PD_IPADDR_MAX) {
+		cur->full = true;
+		pd_diag_note(d, PD_WARN, "ip-addr.many", line_no, "more than "
+		    "%u addresses: the rest ignored", PD_IPADDR_MAX);
+	} else if (cur->bad++ < 3)
+		pd_diag_note(d, PD_WARN, "ip-addr.bad-line", line_no,
+		    "not an address: '%.80s'", t);
+}
+
+/* The one-line layout (ip -o addr): "N: NAME    inet ..." a line. */
+static void
+parse_oneline(const struct pd_member *m, struct pd_input *in,
+    struct pd_host *h, struct pd_diag *d, struct addr_state *st)
+{
+	const char *line;
+	size_t len;
+
+	while (pd_input_getline(in, &line, &len)) {
+		char name[64];
+		const char *rest = header(line, name, sizeof(name));
+
+		if (rest && inet_line(rest))
+			one_line(st, m, h, d, name, rest, in->line_no, line,
+			    len);
+	}
+}
+
+static bool
+oneline_layout(const struct pd_member *m)
+{
+	char line[512], name[64];
+	const char *rest;
+
+	for (unsigned i = 0; i < 4; i++)
+		if (pd_text_content_line(m->head, m->head_len, i, line,
+		    sizeof(line)) && (rest = header(line, name, sizeof(name))))
+			return inet_line(rest);
+	return false;
+}
+
 static enum pd_status
 parse_ip_addr(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
 {
-	struct pd_arena *a = d->arena;
-	const char *line;
-	size_t len;
-	char ifname[64] = "";
-	unsigned n = 0, bad = 0;
-	bool full = false;
+	struct addr_state st = { 0 };
+	enum pd_status rc = PD_OK;
 
-	while (pd_input_getline(in, &line, &len) && !full) {
-		const char *t = pd_skip_space(line), *rest;
-		char name[64];
-
-		if ((rest = header(line, name, sizeof(name)))) {
-			memcpy(ifname, name, sizeof(ifname));
-			if (!inet_line(rest))
-				continue;
-			t = rest;
-		}
-		if (!inet_line(t) || !*ifname)
-			continue;
-		if (add_addr(h, a, ifname, t, m, in->line_no, line, len))
-			n++;
-		else if (h->n_ipaddrs >= PD_IPADDR_MAX)
-			full = true;
-		else if (bad++ < 3)
-			pd_diag_note(d, PD_WARN, "ip-addr.bad-line", in->line_no,
-			    "not an address: '%.80s'", t);
-	}
-	if (full)
-		pd_diag_note(d, PD_WARN, "ip-addr.many", in->line_no, "more "
-		    "than %u addresses: the rest ignored", PD_IPADDR_MAX);
-	if (!n) {
+	if (oneline_layout(m))
+		parse_oneline(m, in, h, d, &st);
+	else
+		rc = pd_ip_link_parse(m, in, h, d, one_line, &st);
+	if (!st.n) {
 		pd_diag_note(d, PD_WARN, "ip-addr.empty", 0, "no address");
 		return PD_WARN;
 	}
-	return PD_OK;
+	return rc;
 }
 
 static const char *const hints[] = { "ip_-d_address", "ip_address",

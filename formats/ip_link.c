@@ -16,6 +16,7 @@
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
+#include "ip_link.h"
 
 static const char *const kinds[] = { "veth", "tun", "bridge", "vlan",
 	"bond", "macvlan", "macvtap", "ipvlan", "vxlan", "geneve",
@@ -145,9 +146,9 @@ detail_fields(struct pd_netdev *nd, struct pd_arena *a, const char *s,
 	}
 }
 
-static enum pd_status
-parse_ip_link(const struct pd_member *m, struct pd_input *in,
-    struct pd_host *h, struct pd_diag *d)
+enum pd_status
+pd_ip_link_parse(const struct pd_member *m, struct pd_input *in,
+    struct pd_host *h, struct pd_diag *d, pd_ip_addr_hook addr, void *ctx)
 {
 	struct pd_arena *a = d->arena;
 	struct pd_netdev *nd = NULL;
@@ -188,12 +189,25 @@ parse_ip_link(const struct pd_member *m, struct pd_input *in,
 		}
 		if (pd_starts_with(s, "altname ") || pd_starts_with(s, "alias "))
 			continue;
+		if (addr && (pd_starts_with(s, "inet ") ||
+		    pd_starts_with(s, "inet6 "))) {
+			addr(ctx, m, h, d, nd->name, s, in->line_no, line,
+			    len);
+			continue;
+		}
 		pd_evidence_set(&ev, a, m->path, in->line_no, line, len);
 		detail_fields(nd, a, s, &ev);
 	}
 	if (n == 0)
 		pd_diag_note(d, PD_WARN, "ip-link.empty", 0, "no interfaces");
 	return PD_OK;
+}
+
+static enum pd_status
+parse_ip_link(const struct pd_member *m, struct pd_input *in,
+    struct pd_host *h, struct pd_diag *d)
+{
+	return pd_ip_link_parse(m, in, h, d, NULL, NULL);
 }
 
 static int

@@ -208,8 +208,9 @@ test_other_netns_not_counted(void **state)
 	assert_null(find_netdev(&p, "fg-c8dcce74-c4"));
 	assert_non_null(find_netdev(&p, "br-ens3"));
 	assert_string_equal(find_netdev(&p, "ens3")->state, "UP");
+	/* ip address show: ip link's blocks and their addresses */
 	assert_string_equal(member_result(&p, "_ip_address_show")->format,
-	    "ip-link");
+	    "ip-addr");
 	bool noted = false;
 
 	for (const struct pd_note *n = p.cov.bundle.notes; n; n = n->next)
