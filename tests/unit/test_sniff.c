@@ -43,6 +43,10 @@ sample_file(const char *path, const char *name)
 	 * (workload/stdout.txt is whatever the benchmark printed) */
 	if (strstr(path, "/workload/"))
 		return;
+	/* and its nvme/ outputs keep the names it gives them
+	 * (list-subsys.txt, nvme-subsysN-iopolicy.txt): test_nvme.c */
+	if (strstr(path, "/nvme/"))
+		return;
 	while (start > path && start[-1] != '/')
 		start--;
 	snprintf(want, sizeof(want), "%.*s", (int)strcspn(name, "."), name);
