@@ -32,10 +32,26 @@ extern const struct pd_format pd_format_nvme_subsys_json;
 
 #define KEY "\"Subsystems\""
 
+/* Where the JSON value begins: the member's first non-blank byte when
+ * it opens an array or object (2.x prints "[" first, and -o json on one
+ * line is possible), else the first line that opens with "{". */
+static long
+json_at(const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' ||
+	    p[i] == '\r'))
+		i++;
+	if (i < n && (p[i] == '[' || p[i] == '{'))
+		return (long)i;
+	return pd_text_json_start(p, n);
+}
+
 static int
 bid_nvme_subsys_json(const struct pd_member *m)
 {
-	long s = pd_text_json_start(m->head, m->head_len);
+	long s = json_at(m->head, m->head_len);
 	const unsigned char *k;
 
 	if (s < 0 || memchr(m->head, '\0', m->head_len))
@@ -135,8 +151,26 @@ parse_nvme_subsys_json(const struct pd_member *m, struct pd_input *in,
 	struct pd_wl_json js;
 	struct ctx c = { .js = &js, .m = m, .h = h, .a = d->arena, .d = d };
 
-	if (!pd_wl_json_load(&js, &pd_format_nvme_subsys_json, in,
-	    NVME_JSON_MAX, d)) {
+	json_error_t err;
+
+	/* read here, not by pd_wl_json_load: 2.x's host list opens with "["
+	 * (on a line of its own, or all on one line) */
+	memset(&js, 0, sizeof(js));
+	if (pd_input_slurp(in, NVME_JSON_MAX, &js.buf, &js.len) != 0) {
+		pd_diag_note(d, PD_FAILED, "nvme-subsys-json.too-large", 0,
+		    "not read: %s (read whole, up to %u MiB)", in->errmsg,
+		    NVME_JSON_MAX >> 20);
+		pd_wl_json_release(&js);
+		return PD_FAILED;
+	}
+	long at = json_at(js.buf, js.len);
+
+	js.root = at < 0 ? NULL : json_loadb((const char *)js.buf + at,
+	    js.len - (size_t)at, JSON_DISABLE_EOF_CHECK, &err);
+	if (!js.root) {
+		pd_diag_note(d, PD_FAILED, "nvme-subsys-json.bad", at < 0 ? 0 :
+		    (uint32_t)err.line, "not JSON: %s", at < 0 ? "no array or "
+		    "object" : err.text);
 		pd_wl_json_release(&js);
 		return PD_FAILED;
 	}

@@ -207,6 +207,8 @@ mp_card(const struct pd_host *h, struct mp *m)
 	}
 }
 
+/* n_paths: the most live paths of one subsystem (each spreads its own
+ * I/O over its own paths). */
 static void
 mp_gain(struct pd_findings *out, struct pd_finding *f, const struct mp *m,
     unsigned n_paths)
@@ -229,8 +231,9 @@ mp_gain(struct pd_findings *out, struct pd_finding *f, const struct mp *m,
 	f->gain_lo = 0;
 	f->gain_hi = (int)(n_paths - 1) * 1000;
 	f->gain_basis = pd_arena_printf(out->arena, "model: with round-robin "
-	    "the I/O spreads over %u paths instead of one, up to %ux one "
-	    "path's ceiling if the paths are alike and the path bounds it; "
+	    "a subsystem's I/O spreads over up to %u paths instead of one, up "
+	    "to %ux one path's ceiling if the paths are alike and the path "
+	    "bounds it; "
 	    "the bundle does not tie the paths to NICs (add ip addr with "
 	    "nvme list-subsys), so the low end is 0", n_paths, n_paths);
 }
@@ -285,13 +288,16 @@ mp_emit(const struct pd_rule *self, const struct pd_host *h,
 {
 	const char *subject = "", *policy = m->policy_unknown ?
 	    "iopolicy unknown (numa by default)" : "iopolicy numa";
-	unsigned n_paths = 0;
+	unsigned n_paths = 0, most = 0;
 	bool rates = true;
 
 	for (unsigned k = 0; k < m->n; k++) {
+		unsigned n = live_paths(m->s[k]);
+
 		subject = pd_arena_printf(out->arena, "%s%s%s", subject,
 		    k ? ", " : "", m->s[k]->name);
-		n_paths += live_paths(m->s[k]);
+		n_paths += n;
+		most = n > most ? n : most;
 	}
 	mp_card(h, m);
 	for (unsigned i = 0; m->card && i < m->card->n_pfs; i++)
@@ -309,7 +315,7 @@ mp_emit(const struct pd_rule *self, const struct pd_host *h,
 	    m->card ? "; idle now: " : "", m->card ? pf_list(out->arena,
 	    m->card, idle) : "", m->card && rates ? " (receive rates)" :
 	    m->card ? " (the first path taken as the one in use)" : "");
-	mp_gain(out, f, m, n_paths);
+	mp_gain(out, f, m, most);
 	mp_confidence(f, m, rates);
 	if (m->card && rates && !m->policy_unknown) {
 		f->lever = (struct pd_lever){ .kind = PD_LEVER_PFS,
