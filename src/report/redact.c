@@ -21,7 +21,7 @@
 static const char *const kind_names[PD_RK_COUNT] = {
 	[PD_RK_HOST] = "host", [PD_RK_IPV4] = "ipv4", [PD_RK_IPV6] = "ipv6",
 	[PD_RK_MAC] = "mac", [PD_RK_SERIAL] = "serial", [PD_RK_UUID] = "uuid",
-	[PD_RK_USER] = "user",
+	[PD_RK_USER] = "user", [PD_RK_NQN] = "nqn",
 };
 
 struct ent {
@@ -283,6 +283,16 @@ pd_redact_model(const struct pd_model *m)
 			if (d->has_dsn)
 				known_serial(d->dsn);
 	}
+	/* NVMe qualified names carry the storage owner's domain, array
+	 * serials and volume names; the host's its UUID */
+	for (const struct pd_host *h = m->hosts; h; h = h->next)
+		for (const struct pd_nvme_subsys *s = h->nvme; s; s = s->next) {
+			if (s->nqn)
+				known_add(PD_RK_NQN, s->nqn, strlen(s->nqn), 0);
+			if (s->hostnqn)
+				known_add(PD_RK_NQN, s->hostnqn,
+				    strlen(s->hostnqn), 0);
+		}
 	number_patterns(m);
 }
 

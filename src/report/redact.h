@@ -34,7 +34,7 @@ struct pd_model;
 
 enum pd_redact_kind {
 	PD_RK_HOST, PD_RK_IPV4, PD_RK_IPV6, PD_RK_MAC, PD_RK_SERIAL,
-	PD_RK_UUID, PD_RK_USER, PD_RK_COUNT
+	PD_RK_UUID, PD_RK_USER, PD_RK_NQN, PD_RK_COUNT
 };
 
 /* Turns redaction on (it is off until then: pd_redact returns s). */
