@@ -80,7 +80,32 @@ struct ctx {
 	struct pd_diag *d;
 	unsigned n_sub, n_path;
 	bool full;
+	size_t pos;		/* evidence cursor: where the last key was */
+	uint32_t line;		/* the line of pos */
 };
+
+/* The line of the next occurrence of key after the cursor, as nvme-cli
+ * prints subsystems and paths in order: one pass over the member for
+ * all of them (a key out of that order gets no evidence). */
+static void
+evidence(struct ctx *c, struct pd_evidence *ev, const char *key)
+{
+	const char *buf = (const char *)c->js->buf, *end = buf + c->js->len;
+	const char *hit = memmem(buf + c->pos, c->js->len - c->pos, key,
+	    strlen(key)), *ls, *le;
+
+	if (!hit)
+		return;
+	for (const char *q = buf + c->pos; q < hit; q++)
+		c->line += *q == '\n';
+	c->pos = (size_t)(hit - buf) + strlen(key);
+	for (ls = hit; ls > buf && ls[-1] != '\n'; ls--)
+		;
+	ls = pd_skip_space(ls);
+	le = memchr(hit, '\n', (size_t)(end - hit));
+	pd_evidence_set(ev, c->a, c->m->path, c->line, ls,
+	    (size_t)((le ? le : end) - ls));
+}
 
 static void
 paths(struct ctx *c, struct pd_nvme_subsys *s, json_t *arr)
@@ -101,8 +126,7 @@ paths(struct ctx *c, struct pd_nvme_subsys *s, json_t *arr)
 			pd_nvme_address(np, c->a, addr, strlen(addr));
 		np->state = str(p, "State", c->a);
 		np->ana = str(p, "ANAState", c->a);
-		pd_wl_json_evidence(c->js, &np->ev, c->a, c->m->path,
-		    pd_arena_printf(c->a, "\"%s\"", name), 0);
+		evidence(c, &np->ev, pd_arena_printf(c->a, "\"%s\"", name));
 		c->n_path++;
 	}
 }
@@ -127,15 +151,13 @@ subsystems(struct ctx *c, json_t *arr, const char *hostnqn)
 			s->nqn = str(o, "NQN", c->a);
 			if (hostnqn)
 				s->hostnqn = hostnqn;
-			pd_wl_json_evidence(c->js, &s->ev, c->a, c->m->path,
-			    pd_arena_printf(c->a, "\"%s\"", name), 0);
+			evidence(c, &s->ev, pd_arena_printf(c->a, "\"%s\"",
+			    name));
 			const char *pol = str(o, "IOPolicy", c->a);
 
 			if (pol && !s->iopolicy_sysfs) {
 				s->iopolicy = pol;
-				pd_wl_json_evidence(c->js, &s->ev_iopolicy,
-				    c->a, c->m->path, "\"IOPolicy\"",
-				    c->n_sub - 1);
+				evidence(c, &s->ev_iopolicy, "\"IOPolicy\"");
 			}
 		}
 		/* 1.x: the paths in the next object, without a Name */
@@ -149,7 +171,8 @@ parse_nvme_subsys_json(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
 {
 	struct pd_wl_json js;
-	struct ctx c = { .js = &js, .m = m, .h = h, .a = d->arena, .d = d };
+	struct ctx c = { .js = &js, .m = m, .h = h, .a = d->arena, .d = d,
+		.line = 1 };
 
 	json_error_t err;
 
