@@ -221,11 +221,15 @@ emit_idle(const struct pd_rule *self, const struct pd_host *h,
 	if (cv->rates && !nvme)
 		f->lever = (struct pd_lever){ .kind = PD_LEVER_ALL_PFS,
 			.card = card };
-	if (nvme)
+	if (nvme) {
 		f->summary = pd_arena_printf(out->arena, "%s Every NVMe/TCP "
 		    "controller enters through the other PFs: "
 		    "nvme.paths-per-pf names the same PFs and carries this "
 		    "fix on the path ladder.", f->summary);
+		f->gain_basis = pd_arena_printf(out->arena, "%s; the same fix "
+		    "as nvme.paths-per-pf, whose ladder step counts it: the two "
+		    "gains do not add up", f->gain_basis);
+	}
 	idle_fix(out, f, flux, idle->nd->name);
 	f->verify = pd_arena_printf(out->arena, "Under load, the rx_bytes "
 	    "counter of %s climbs.\nwatch -n1 \"ethtool -S %s | grep -w "
