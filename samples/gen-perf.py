@@ -490,6 +490,10 @@ CASES = [
     # gx10-after's profile, with softnet snapshots beside it
     ("gx10-softnet-drops", "data", "lazy", 0x6b11),
     ("gx10-softnet-quiet", "data", "lazy", 0x6b11),
+    # gx10-half-after's and gx10-after's, with NVMe multipath outputs
+    ("gx10-multipath-numa", "data", "half", 0x6b13),
+    ("gx10-multipath-rr", "data", "lazy", 0x6b11),
+    ("gx10-paths-one-link", "data", "half", 0x6b13),
 ]
 
 
