@@ -14,6 +14,7 @@ const struct pd_change_kind pd_change_kinds[] = {
 	{ "netdev", "interface settings (MTU, GSO/GRO/TSO limits, speed, "
 	    "pause, driver, firmware)", pd_changes_netdev },
 	{ "offload", "offloads", pd_changes_offload },
+	{ "nvme", "NVMe multipath: iopolicy and live paths", pd_changes_nvme },
 	{ "rx_rate", "receive rates", pd_changes_rates },
 	{ "profile", "profile shares", pd_changes_profile },
 	{ "capture", "capture payload sizes", pd_changes_captures },

@@ -67,6 +67,9 @@ void pd_changes_host(struct pd_changes *c, const struct pd_host *b,
     const struct pd_host *a);
 void pd_changes_cmdline(struct pd_changes *c, const struct pd_host *b,
     const struct pd_host *a);
+/* changes_nvme.c */
+void pd_changes_nvme(struct pd_changes *c, const struct pd_host *b,
+    const struct pd_host *a);
 void pd_changes_iommu(struct pd_changes *c, const struct pd_host *b,
     const struct pd_host *a);
 void pd_changes_sysctl(struct pd_changes *c, const struct pd_host *b,
