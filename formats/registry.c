@@ -21,6 +21,7 @@ extern const struct pd_format pd_format_fio_json;
 extern const struct pd_format pd_format_iperf3;
 extern const struct pd_format pd_format_iperf3_json;
 extern const struct pd_format pd_format_ip_addr;
+extern const struct pd_format pd_format_ip_addr_json;
 extern const struct pd_format pd_format_ip_link;
 extern const struct pd_format pd_format_kallsyms;
 extern const struct pd_format pd_format_lscpu;
@@ -78,6 +79,7 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_nvme_iopolicy,
 	&pd_format_fio_json,
 	&pd_format_nvme_subsys_json,
+	&pd_format_ip_addr_json,
 	&pd_format_fio,
 	&pd_format_iperf3_json,
 	&pd_format_iperf3,

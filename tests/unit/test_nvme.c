@@ -240,6 +240,21 @@ test_ip_addr(void **state)
 	assert_string_equal(nth_addr(&p, 4)->text, "fe80::fc:ff:fe00:1/64");
 	parsed_free(&p);
 
+	/* ip -j addr, one line and pretty-printed (-p): the same five */
+	parsed_read(&p, DATA "ip-addr/ip-j-addr-iproute2-6.1.json");
+	assert_string_equal(p.cov.members->format, "ip-addr-json");
+	assert_int_equal(p.m->hosts->n_ipaddrs, 5);
+	assert_string_equal(nth_addr(&p, 3)->text, "fd00::2/64");
+	assert_int_equal(nth_addr(&p, 3)->ev.line, 1);
+	parsed_free(&p);
+	parsed_read(&p, DATA "ip-addr/ip-j-p-addr-iproute2-6.1.json");
+	assert_string_equal(p.cov.members->format, "ip-addr-json");
+	assert_int_equal(p.m->hosts->n_ipaddrs, 5);
+	assert_string_equal(nth_addr(&p, 0)->ifname, "lo");
+	assert_int_equal(nth_addr(&p, 0)->ev.line, 15);
+	assert_string_equal(nth_addr(&p, 3)->ifname, "eth0");
+	parsed_free(&p);
+
 	/* ip link without addresses stays ip-link */
 	parsed_read(&p, "samples/bundles/gx10-after/ip-link.txt");
 	assert_string_equal(p.cov.members->format, "ip-link");
