@@ -268,10 +268,10 @@ static void
 mp_fix(struct pd_findings *out, struct pd_finding *f, const struct mp *m)
 {
 	for (unsigned k = 0; k < m->n && f->n_fix < PD_MAX_FIX - 3; k++)
-		pd_finding_fix(out, f, "echo round-robin > /sys/class/"
+		pd_finding_fix(out, f, "echo round-robin | sudo tee /sys/class/"
 		    "nvme-subsystem/%s/iopolicy", m->s[k]->name);
 	pd_finding_fix(out, f, "echo 'options nvme_core iopolicy=round-robin' "
-	    "> /etc/modprobe.d/nvme-iopolicy.conf");
+	    "| sudo tee /etc/modprobe.d/nvme-iopolicy.conf");
 	pd_finding_fix(out, f, "# that makes it persistent for new subsystems; "
 	    "rebuild the initramfs if nvme_core loads from it "
 	    "(update-initramfs -u, or dracut -f)");
@@ -475,7 +475,7 @@ confine_fix(struct pd_findings *out, struct pd_finding *f,
 				left++;
 				continue;
 			}
-			pd_finding_fix(out, f, "nvme connect -t %s -n %s -a "
+			pd_finding_fix(out, f, "sudo nvme connect -t %s -n %s -a "
 			    "TARGET-ADDRESS-REACHED-THROUGH-%s -s 4420 "
 			    "--host-iface=%s", cf->transport, s->nqn ? s->nqn :
 			    s->name, c->pfs[i]->netdev->name,
