@@ -497,6 +497,108 @@ test_paths_per_pf_agrees_with_idle_pf(void **state)
 	parsed_free(&p);
 }
 
+/* A sample directory as an in-memory tar with one member's text
+ * replaced (the paths of its controllers, here). */
+#define SAMPLE_FILES 64
+
+static struct {
+	struct tar_entry e[SAMPLE_FILES];
+	unsigned char *data[SAMPLE_FILES];
+	char path[SAMPLE_FILES][256];
+	size_t n;
+} sample;
+
+static void
+take_file(const char *path, const char *name)
+{
+	size_t len;
+
+	(void)name;
+	assert_true(sample.n < SAMPLE_FILES);
+	snprintf(sample.path[sample.n], sizeof(sample.path[0]), "%s", path);
+	sample.data[sample.n] = slurp(path, &len);
+	sample.e[sample.n] = (struct tar_entry){ .path = sample.path[sample.n],
+		.data = sample.data[sample.n], .len = len ? len : 1 };
+	sample.n++;
+}
+
+static void
+sample_with(struct parsed *p, const char *dir, const char *member,
+    const char *text)
+{
+	size_t len;
+
+	sample.n = 0;
+	each_file(dir, take_file);
+	for (size_t i = 0; i < sample.n; i++)
+		if (strstr(sample.path[i], member)) {
+			sample.e[i].data = text;
+			sample.e[i].len = strlen(text);
+		}
+	unsigned char *tar = make_tar(sample.e, sample.n, 0, &len);
+
+	parsed_read_memory(p, tar, len, "sample.tar");
+	parsed_analyse(p);
+	free(tar);
+	for (size_t i = 0; i < sample.n; i++)
+		free(sample.data[i]);
+}
+
+#define SUBSYS(p1, n1, p2, n2) "nvme-subsys1 - NQN=nqn.x:vol1\n" \
+	"               iopolicy=round-robin\n\\\n" \
+	" +- nvme1 tcp traddr=10.10." n1 ".1,trsvcid=4420,src_addr=10.10." n1 \
+	".2 live\n +- nvme2 tcp traddr=10.10." n2 ".1,trsvcid=4420," \
+	"src_addr=10.10." n2 ".2 live\n"
+
+static void
+test_paths_per_pf_thresholds(void **state)
+{
+	struct parsed p;
+	const struct pd_finding *a, *b;
+
+	(void)state;
+	/* a path on each link (nic2, nic5: port 0 only), nic4 busy without
+	 * a path, nic6 idle without one: port 1 carries no path, so it
+	 * fires by port on nic6, and nic.idle-pf names nic6 alone (nic5
+	 * has a path) */
+	sample_with(&p, "samples/bundles/gx10-paths-one-link",
+	    "list-subsys.json", SUBSYS("nic2", "1", "nic5", "3"));
+	a = find_finding(&p, "nvme.paths-per-pf", NULL);
+	b = find_finding(&p, "nic.idle-pf", NULL);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_string_equal(a->subject, "nic6 (0002:01:00.1)");
+	assert_string_equal(b->subject, a->subject);
+	assert_non_null(strstr(a->summary, "one port"));
+	assert_int_equal(a->confidence, 85);	/* joined by address */
+	parsed_free(&p);
+
+	/* paths on both links and ports (nic2, nic6): no link or port
+	 * without a path: not fired; nic5 idle without a path is
+	 * nic.idle-pf's alone, with the ladder step */
+	sample_with(&p, "samples/bundles/gx10-paths-one-link",
+	    "list-subsys.json", SUBSYS("nic2", "1", "nic6", "4"));
+	assert_int_equal(count_findings(&p, "nvme.paths-per-pf"), 0);
+	b = find_finding(&p, "nic.idle-pf", NULL);
+	assert_non_null(b);
+	assert_string_equal(b->subject, "nic5 (0002:01:00.0)");
+	assert_int_equal(b->lever.kind, PD_LEVER_ALL_PFS);
+	parsed_free(&p);
+
+	/* a path that is not live does not count: nic5's path connecting,
+	 * so link B has none and nic5, nic6 are named */
+	sample_with(&p, "samples/bundles/gx10-paths-one-link",
+	    "list-subsys.json", "nvme-subsys1 - NQN=nqn.x:vol1\n\\\n"
+	    " +- nvme1 tcp traddr=10.10.1.1,trsvcid=4420,src_addr=10.10.1.2 "
+	    "live\n +- nvme2 tcp traddr=10.10.3.1,trsvcid=4420,"
+	    "src_addr=10.10.3.2 connecting\n");
+	a = find_finding(&p, "nvme.paths-per-pf", NULL);
+	assert_non_null(a);
+	assert_string_equal(a->subject, "nic5 (0002:01:00.0), nic6 "
+	    "(0002:01:00.1)");
+	parsed_free(&p);
+}
+
 int
 test_group_nvme(void)
 {
@@ -509,6 +611,7 @@ test_group_nvme(void)
 		cmocka_unit_test(test_multipath_samples),
 		cmocka_unit_test(test_multipath_thresholds),
 		cmocka_unit_test(test_paths_per_pf_agrees_with_idle_pf),
+		cmocka_unit_test(test_paths_per_pf_thresholds),
 	};
 
 	return cmocka_run_group_tests_name("nvme", tests, NULL, NULL);
