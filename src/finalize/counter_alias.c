@@ -323,7 +323,9 @@ pd_drop_name(enum pd_drop c)
 
 /* Per-queue receive byte counters: the driver's rows, else the generic
  * ones (names no driver uses for anything else).  bnxt prints three per
- * ring (unicast, multicast, broadcast), which are summed. */
+ * ring (unicast, multicast, broadcast), which are summed; bnx2x one per
+ * queue ("[0]: rx_bytes"), be2net "rxq0: rx_bytes" (both as in the
+ * outputs of isc-projects/ethq issues #6 and #7). */
 static const struct alias rxq_aliases[] = {
 	{ "mlx5_core", "rx%u_bytes", PD_CTR_RX_BYTES },
 	{ "ice", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
@@ -339,6 +341,8 @@ static const struct alias rxq_aliases[] = {
 	{ "bnxt_en", "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES },
 	{ "virtio_net", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
 	{ "ena", "queue_%u_rx_bytes", PD_CTR_RX_BYTES },
+	{ "bnx2x", "[%u]: rx_bytes", PD_CTR_RX_BYTES },
+	{ "be2net", "rxq%u: rx_bytes", PD_CTR_RX_BYTES },
 	{ NULL, "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
 	{ NULL, "rx-%u.bytes", PD_CTR_RX_BYTES },
 	{ NULL, "queue_%u_rx_bytes", PD_CTR_RX_BYTES },
