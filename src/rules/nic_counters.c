@@ -336,26 +336,45 @@ struct drop_class_text {
 };
 
 static const struct drop_class_text class_text[PD_DROP_COUNT] = {
-	[PD_DROP_NO_BUFFER] = { "packets dropped out of buffer", "the driver had no receive buffer posted "
-	    "(the ring ran empty)", "a larger ring costs memory and cache "
-	    "footprint; ethtool -G and -L briefly reset the queues on most "
-	    "drivers", PD_RISK_LOW, 60 },
-	[PD_DROP_MISSED] = { "packets missed", "the NIC's receive FIFO overflowed before the "
-	    "host fetched the packets", "pause frames spread congestion in a "
-	    "shared fabric; enable them on both ends", PD_RISK_MEDIUM, 55 },
-	[PD_DROP_PORT] = { "packets discarded at the port", "the port's buffer overflowed (the host drained it "
-	    "too slowly, or bursts exceed it)", "pause frames spread "
-	    "congestion in a shared fabric (head-of-line blocking); prefer "
-	    "PFC where the fabric has it", PD_RISK_MEDIUM, 55 },
-	[PD_DROP_CRC] = { "frames with CRC/FCS errors", "frames arrived corrupted on the wire (the frame "
-	    "check sequence failed): cable, optics, connector or the peer's "
-	    "port", "replacing a cable or module takes the link down for a "
-	    "moment: plan it", PD_RISK_LOW, 70 },
-	[PD_DROP_LENGTH] = { "frames with length errors", "frames arrived with a wrong length (longer "
-	    "than the MTU allows, runts, jabber): usually an MTU that differs "
-	    "between the two ends", "changing the MTU briefly resets the link "
-	    "on most drivers, and both ends must agree", PD_RISK_LOW, 60 },
+	[PD_DROP_NO_BUFFER] = { "packets dropped out of buffer",
+	    "the driver had no receive buffer posted (the ring ran empty)",
+	    "a larger ring costs memory and cache footprint; ethtool -G and "
+	    "-L briefly reset the queues on most drivers", PD_RISK_LOW, 60 },
+	[PD_DROP_MISSED] = { "packets missed",
+	    "the NIC's receive FIFO overflowed before the host fetched the "
+	    "packets", "pause frames spread congestion in a shared fabric; "
+	    "enable them on both ends", PD_RISK_MEDIUM, 55 },
+	[PD_DROP_PORT] = { "packets discarded at the port",
+	    "the port's buffer overflowed (the host drained it too slowly, or "
+	    "bursts exceed it)", "pause frames spread congestion in a shared "
+	    "fabric (head-of-line blocking); prefer PFC where the fabric has "
+	    "it", PD_RISK_MEDIUM, 55 },
+	[PD_DROP_CRC] = { "frames with CRC/FCS errors",
+	    "frames arrived corrupted on the wire (the frame check sequence "
+	    "failed): cable, optics, connector or the peer's port",
+	    "replacing a cable or module takes the link down for a moment: "
+	    "plan it", PD_RISK_LOW, 70 },
+	[PD_DROP_LENGTH] = { "frames with length errors",
+	    "frames arrived with a wrong length (longer than the MTU allows, "
+	    "runts, jabber): usually an MTU that differs between the two ends",
+	    "changing the MTU briefly resets the link on most drivers, and "
+	    "both ends must agree", PD_RISK_LOW, 60 },
 };
+
+/* Pause frames let the NIC ask the sender to wait instead of dropping;
+ * where ethtool -a shows them on already, say so instead. */
+static void
+pause_fix(struct pd_findings *out, struct pd_finding *f,
+    const struct pd_netdev *nd)
+{
+	if (nd->pause_rx == PD_YES && nd->pause_tx == PD_YES)
+		pd_finding_fix(out, f, "# pause frames are on already (ethtool "
+		    "-a %s): check that the switch port honours them, or use "
+		    "PFC on the traffic's priority", nd->name);
+	else
+		pd_finding_fix(out, f, "sudo ethtool -A %s rx on tx on",
+		    nd->name);
+}
 
 static void
 drop_fix(struct pd_findings *out, struct pd_finding *f,
@@ -376,13 +395,13 @@ drop_fix(struct pd_findings *out, struct pd_finding *f,
 		    "channels spread it (ethtool -L %s combined N)", n, n, n);
 		break;
 	case PD_DROP_MISSED:
-		pd_finding_fix(out, f, "sudo ethtool -A %s rx on tx on", n);
+		pause_fix(out, f, nd);
 		pd_finding_fix(out, f, "# a larger rx ring (ethtool -G %s rx "
 		    "MAX) and a PCIe link at its capability (lspci -vv: LnkSta, "
 		    "MaxPayload) let the host fetch the FIFO sooner", n);
 		break;
 	case PD_DROP_PORT:
-		pd_finding_fix(out, f, "sudo ethtool -A %s rx on tx on", n);
+		pause_fix(out, f, nd);
 		pd_finding_fix(out, f, "# the port buffer drains as fast as the "
 		    "host takes packets: the PCIe link and MaxPayload, the "
 		    "IOMMU mode and the receiving cores decide it; mlx5 shows "
