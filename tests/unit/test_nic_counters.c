@@ -197,6 +197,40 @@ test_drop_classes_corpus(void **state)
 	parsed_free(&p);
 }
 
+/* virtio_net with per-queue names only (a sosreport's file from
+ * hotsos): the classes come from the queues, tier 2. */
+static void
+test_virtio_queues_only(void **state)
+{
+	size_t len;
+	unsigned char *buf = slurp("tests/data/ethtool-S/ethtool_-S_ens5",
+	    &len);
+	struct parsed p;
+
+	(void)state;
+	assert_non_null(buf);
+	buf = realloc(buf, len + 1);
+	buf[len] = '\0';
+	const char *names[] = { "ethtool-i/ens5.txt", "ethtool_-S_ens5" };
+	const char *texts[] = { "driver: virtio_net\nbus-info: 0000:00:05.0\n",
+		(const char *)buf };
+
+	parsed_members(&p, names, texts, 2);
+	const struct pd_netdev *nd = pd_host_find_netdev(p.m->hosts, "ens5");
+
+	assert_non_null(nd);
+	assert_int_equal(nd->drop[PD_DROP_RX_PACKETS].total, 37612);
+	assert_int_equal(nd->drop[PD_DROP_NO_BUFFER].total, 0);
+	assert_true(nd->drop[PD_DROP_NO_BUFFER].known);
+	assert_false(nd->drop[PD_DROP_CRC].known);
+	assert_int_equal(nd->ctr[PD_CTR_RX_BYTES].total, 3187919);
+	/* one snapshot: no per-queue rate */
+	assert_null(nd->rxq);
+	assert_false(p.m->hosts->have & PD_HAVE_RXQ);
+	parsed_free(&p);
+	free(buf);
+}
+
 /* Per-queue rates need two timed snapshots: the same real output twice,
  * the second with every queue's bytes grown by its number x 1000. */
 static void
@@ -417,6 +451,7 @@ test_group_nic_counters(void)
 		cmocka_unit_test(test_rxq_aliases),
 		cmocka_unit_test(test_drop_aliases),
 		cmocka_unit_test(test_drop_classes_corpus),
+		cmocka_unit_test(test_virtio_queues_only),
 		cmocka_unit_test(test_rxq_rates_corpus),
 		cmocka_unit_test(test_rxq_thresholds),
 		cmocka_unit_test(test_rxq_samples),
