@@ -45,6 +45,7 @@ enum pd_have {
 	PD_HAVE_WORKLOAD = 1u << 16,	/* a benchmark's own output (fio, ...) */
 	PD_HAVE_SOFTNET = 1u << 17,	/* two timed /proc/net/softnet_stat */
 	PD_HAVE_TCP_COUNTERS = 1u << 18, /* two timed TCP counter snapshots */
+	PD_HAVE_RXQ = 1u << 23,		/* per-queue rx bytes, two timed snapshots */
 };
 
 struct pd_evidence {
@@ -166,6 +167,40 @@ struct pd_ctr_value {
 	struct pd_evidence ev_first, ev_last;
 };
 
+/* NIC receive drops and errors by class, and per-queue receive rates
+ * (ethtool -S names through src/finalize/counter_alias.c; derived by
+ * finalize from the snapshots like enum pd_ctr).  PD_DROP_RX_PACKETS is
+ * the denominator: the packets the port or function received. */
+enum pd_drop {
+	PD_DROP_RX_PACKETS = 0,	/* packets received (port, else function) */
+	PD_DROP_NO_BUFFER,	/* no host buffer posted: out of buffer, no
+				 * descriptors, ring drops */
+	PD_DROP_MISSED,		/* the NIC's FIFO overflowed: missed */
+	PD_DROP_PORT,		/* discarded in the port's buffer */
+	PD_DROP_CRC,		/* CRC/FCS and symbol errors on the wire */
+	PD_DROP_LENGTH,		/* length, undersize, oversize, jabber */
+	PD_DROP_COUNT,
+};
+
+/* Receive queues kept per netdev: queue numbers at or above it are left
+ * out (and counted).  mlx5 opens up to 256 channels per function on
+ * common hosts; ice, i40e and bnxt stay below that too. */
+#define PD_RXQ_MAX 512
+
+/* Each receive queue's bytes per second between the first and the last
+ * ethtool -S snapshot with times (rxN_bytes, rx-N.bytes, rx_queue_N_bytes,
+ * bnxt "[N]: rx_*cast_bytes" summed per ring, ...). */
+struct pd_rxq {
+	unsigned n;			/* slots: highest queue number + 1 */
+	double *per_s;			/* [n]; -1: no counter in both */
+	unsigned n_counted;		/* queues with a rate */
+	unsigned n_beyond;		/* counters of queues >= PD_RXQ_MAX */
+	double seconds;			/* between the two snapshots */
+	double total_per_s;		/* sum over the queues */
+	unsigned busiest;		/* queue number with the most bytes */
+	struct pd_evidence ev_first, ev_last;	/* the busiest queue's lines */
+};
+
 struct pd_feature {
 	struct pd_feature *next;	/* sorted by name */
 	const char *name;		/* "large-receive-offload" */
@@ -258,6 +293,8 @@ struct pd_netdev {
 	/* derived by pd_model_finalize */
 	struct pd_pcidev *pci;
 	struct pd_ctr_value ctr[PD_CTR_COUNT];
+	struct pd_ctr_value drop[PD_DROP_COUNT];
+	struct pd_rxq *rxq;		/* NULL: no per-queue rate */
 };
 
 /* The PFs of one adapter: same Device Serial Number, else the same

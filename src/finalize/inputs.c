@@ -97,6 +97,14 @@ nd_channels(const struct pd_netdev *nd)
 	return nd->ev_channels.member != NULL && nd->channels_error == NULL;
 }
 
+/* per-queue receive rates: two timed ethtool -S snapshots whose driver
+ * prints per-queue byte counters */
+static bool
+nd_rxq(const struct pd_netdev *nd)
+{
+	return nd->rxq != NULL;
+}
+
 static bool
 nd_iplink(const struct pd_netdev *nd)
 {
@@ -182,6 +190,11 @@ static const struct input {
 	    NULL, has_softnet),
 	HOST(PD_HAVE_TCP_COUNTERS, "tcp-counters", "TCP counters twice, "
 	    "some seconds apart, with times", NULL, has_tcp_counters),
+	NETDEV(PD_HAVE_RXQ, "rx-queues", NULL, "per-queue receive counters "
+	    "twice, some seconds apart, with times: ethtool -S IF "
+	    "(ethtool-S/IF@UNIX-SECONDS.txt) of a driver that prints them "
+	    "(mlx5 rxN_bytes, ice/ixgbe/igb/virtio_net rx_queue_N_bytes, i40e "
+	    "rx-N.bytes, bnxt_en per ring, ena queue_N_rx_bytes)", nd_rxq),
 	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
 	NETDEV(PD_HAVE_IPLINK, "ip-link", "interfaces", NULL, nd_iplink),
 	NETDEV(PD_HAVE_RINGS, "rings", "NIC ring sizes", NULL, nd_rings),

@@ -127,6 +127,36 @@ dump_rings_channels(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 	}
 }
 
+/* ethtool -S drop classes and per-queue receive rates (finalize). */
+static void
+dump_drops_rxq(FILE *out, const struct pd_netdev *nd)
+{
+	const struct pd_rxq *r = nd->rxq;
+
+	for (int c = 0; c < PD_DROP_COUNT; c++) {
+		const struct pd_ctr_value *v = &nd->drop[c];
+
+		if (!v->known)
+			continue;
+		fprintf(out, "    drop class %s: total %llu from %u counter%s",
+		    pd_drop_name((enum pd_drop)c),
+		    (unsigned long long)v->total, v->n_names,
+		    v->n_names == 1 ? "" : "s");
+		if (v->is_rate)
+			fprintf(out, "; rate %.1f/s", v->per_s);
+		fprintf(out, "\n");
+	}
+	if (!r)
+		return;
+	fprintf(out, "    rx queues: %u with a rate over %.0f s, %.0f bytes/s "
+	    "in all, busiest %u, %u beyond %d:", r->n_counted, r->seconds,
+	    r->total_per_s, r->busiest, r->n_beyond, PD_RXQ_MAX);
+	for (unsigned i = 0; i < r->n; i++)
+		if (r->per_s[i] >= 0)
+			fprintf(out, " %u:%.0f", i, r->per_s[i]);
+	fprintf(out, "\n");
+}
+
 static void
 dump_netdev(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 {
@@ -191,6 +221,7 @@ dump_netdev(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 			fprintf(out, "; rate %.0f/s", v->per_s);
 		fprintf(out, "\n");
 	}
+	dump_drops_rxq(out, nd);
 }
 
 static void
