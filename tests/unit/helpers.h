@@ -108,5 +108,6 @@ int test_group_wrap(void);
 int test_group_softnet(void);
 int test_group_sysval(void);
 int test_group_snmp(void);
+int test_group_link(void);
 
 #endif
