@@ -694,8 +694,10 @@ static const struct pd_rule rules[] = {
 		    "capped by the PCIe link behind the port (a port behind a "
 		    "link that carries less gains nothing and says so).  Half "
 		    "duplex: +2.7 % (ACKs sharing the medium at MTU 1500) to "
-		    "+100 % (a load in both directions).  A link that is down "
-		    "or a virtual NIC without link modes is skipped.",
+		    "+100 % (a load in both directions).  One finding per "
+		    "physical port (the PFs of a card with one function "
+		    "number link together); a link that is down or a virtual "
+		    "NIC without link modes is skipped.",
 		.physical = true,
 		.links = link_below_links,
 		.needs = PD_HAVE_LINK_MODES,

@@ -201,11 +201,12 @@ evidence(struct pd_finding *f, const struct pd_netdev *nd)
 }
 
 static const char *
-basis_text(enum pd_link_basis b)
+basis_text(enum pd_link_basis b, bool one)
 {
-	return b == PD_LINK_PARTNER ? "ours and the link partner's" :
-	    b == PD_LINK_ADVERTISED ? "what it supports and advertises" :
-	    "what it supports";
+	return b == PD_LINK_PARTNER ? "in both our supported modes and the "
+	    "link partner's advertised ones" : b == PD_LINK_ADVERTISED ?
+	    (one ? "that it supports and advertises" : "that they support "
+	    "and advertise") : one ? "that it supports" : "that they support";
 }
 
 static void
@@ -222,6 +223,51 @@ confidence(struct pd_finding *f, const struct pd_link_target *t)
 		    "not run the faster mode";
 }
 
+/* nd's target when it is below it, in *t. */
+static bool
+below(const struct pd_netdev *nd, struct pd_link_target *t)
+{
+	if (nd->speed_mbps <= 0 || nd->link == PD_NO ||
+	    !pd_link_target(&nd->ls, t))
+		return false;
+	return t->speed_mbps > nd->speed_mbps ||
+	    (nd->ls.full_duplex == PD_NO && t->full &&
+	    t->speed_mbps >= nd->speed_mbps);
+}
+
+/* Another function of the same physical port: one card, one function
+ * number (socket-direct cards keep the port in it). */
+static bool
+same_port(const struct pd_host *h, const struct pd_netdev *a,
+    const struct pd_netdev *b)
+{
+	if (!a->pci || !b->pci || a == b || a->pci->fn != b->pci->fn)
+		return false;
+	for (const struct pd_card *c = h->cards; c; c = c->next) {
+		bool has_a = false, has_b = false;
+
+		for (unsigned i = 0; i < c->n_pfs; i++) {
+			has_a = has_a || c->pfs[i] == a->pci;
+			has_b = has_b || c->pfs[i] == b->pci;
+		}
+		if (has_a && has_b)
+			return true;
+	}
+	return false;
+}
+
+/* A sibling on nd's port that is below its mode the same way. */
+static bool
+twin(const struct pd_host *h, const struct pd_netdev *nd,
+    const struct pd_netdev *o, const struct pd_link_target *t)
+{
+	struct pd_link_target u;
+
+	return same_port(h, nd, o) && below(o, &u) &&
+	    o->speed_mbps == nd->speed_mbps && u.speed_mbps == t->speed_mbps &&
+	    o->ls.full_duplex == nd->ls.full_duplex;
+}
+
 static void
 emit(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out, const struct pd_netdev *nd,
@@ -230,12 +276,19 @@ emit(const struct pd_rule *self, const struct pd_host *h,
 	bool slow = t->speed_mbps > nd->speed_mbps;
 	bool half = nd->ls.full_duplex == PD_NO && t->full &&
 	    t->speed_mbps >= nd->speed_mbps;
-	struct pd_finding *f = pd_finding_new(out, self, h, nd->name);
 	struct pd_arena *a = out->arena;
+	const char *subject = nd->name;
 
-	pd_finding_summary(out, f, "%s links at %s%s although the best mode "
-	    "in %s modes is %s%s%s.", nd->name, mbps_name(a, nd->speed_mbps),
-	    half ? " half duplex" : "", basis_text(t->basis),
+	for (const struct pd_netdev *o = nd->next; o; o = o->next)
+		if (twin(h, nd, o, t))
+			subject = pd_arena_printf(a, "%s, %s", subject, o->name);
+	struct pd_finding *f = pd_finding_new(out, self, h, subject);
+
+	pd_finding_summary(out, f, "%s%s at %s%s although the fastest "
+	    "mode %s is %s%s%s.", subject, subject == nd->name ? " links" :
+	    " (the PFs of one port) link", mbps_name(a, nd->speed_mbps),
+	    half ? " half duplex" : "", basis_text(t->basis,
+	    subject == nd->name),
 	    mbps_name(a, t->speed_mbps), t->full ? " full duplex" : "",
 	    nd->ls.autoneg == PD_NO ? "; autonegotiation is off" : "");
 	confidence(f, t);
@@ -268,19 +321,22 @@ emit(const struct pd_rule *self, const struct pd_host *h,
 	    t->full ? "Full" : "Half", nd->name);
 }
 
+/* One finding per physical port: the PFs of one port (GX10: one PF of
+ * each port on each PCIe link) link at one speed. */
 void
 pd_check_link_below(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
 {
 	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
 		struct pd_link_target t;
+		bool first = true;
 
-		if (nd->speed_mbps <= 0 || nd->link == PD_NO ||
-		    !pd_link_target(&nd->ls, &t))
+		if (!below(nd, &t))
 			continue;
-		if (t.speed_mbps > nd->speed_mbps ||
-		    (nd->ls.full_duplex == PD_NO && t.full &&
-		    t.speed_mbps >= nd->speed_mbps))
+		for (const struct pd_netdev *o = h->netdevs; o != nd && first;
+		    o = o->next)
+			first = !twin(h, nd, o, &t);
+		if (first)
 			emit(self, h, out, nd, &t);
 	}
 }

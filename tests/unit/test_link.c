@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "helpers.h"
+#include "base/gain.h"
 #include "pathdoctor/rule.h"
 #include "rules/nic_link.h"
 
@@ -253,6 +254,69 @@ test_real_rule(void **state)
 	parsed_free(&p);
 }
 
+static char *
+text_of(const char *path)
+{
+	size_t len;
+	unsigned char *t = slurp(path, &len);
+
+	assert_non_null(t);
+	t = realloc(t, len + 1);
+	t[len] = '\0';
+	return (char *)t;
+}
+
+/* gx10-after with the PFs of port 0 (nic2 on one link, nic5 on the
+ * other) at 100000 Mb/s: one finding for the port, one ladder lever. */
+static void
+test_one_port(void **state)
+{
+	static const char *const nics[] = { "nic2", "nic4", "nic5", "nic6" };
+	const char *names[9];
+	char *texts[9], buf[9][64];
+	struct parsed p;
+	const struct pd_finding *f;
+
+	(void)state;
+	names[0] = "h/lspci-vv.txt";
+	texts[0] = text_of("samples/bundles/gx10-after/lspci-vv.txt");
+	for (int i = 0; i < 4; i++) {
+		char path[128];
+
+		snprintf(buf[2 * i + 1], sizeof(buf[0]), "h/ethtool-i/%s.txt",
+		    nics[i]);
+		snprintf(buf[2 * i + 2], sizeof(buf[0]), "h/ethtool/%s.txt",
+		    nics[i]);
+		names[2 * i + 1] = buf[2 * i + 1];
+		names[2 * i + 2] = buf[2 * i + 2];
+		snprintf(path, sizeof(path),
+		    "samples/bundles/gx10-after/ethtool-i/%s.txt", nics[i]);
+		texts[2 * i + 1] = text_of(path);
+		snprintf(path, sizeof(path),
+		    "samples/bundles/gx10-after/ethtool/%s.txt", nics[i]);
+		texts[2 * i + 2] = text_of(path);
+		if (i == 0 || i == 2)
+			memcpy(strstr(texts[2 * i + 2], "200000Mb/s"),
+			    "100000", 6);
+	}
+	parsed_members(&p, names, (const char *const *)texts, 9);
+	parsed_analyse(&p);
+	assert_int_equal(count_findings(&p, "nic.link-below-capability"), 1);
+	f = find_finding(&p, "nic.link-below-capability", "nic2");
+	assert_non_null(f);
+	assert_string_equal(f->subject, "nic2, nic5");
+	assert_int_equal(f->confidence, 45);	/* no partner list */
+	assert_int_equal(f->lever.speed_to, 200000);
+	/* no ip link: MTU 1500, 11.77 GB/s at 100G; the Gen5 x4 link behind
+	 * each PF carries 14.95 of the 23.54 at 200G: +27.0 % at most */
+	assert_int_equal(f->gain_hi, pd_gain_tenths(pd_pcie_payload_gbs(32000,
+	    4, 512) / (100 * 1448.0 / 1538 / 8)));
+	assert_int_equal(f->gain_hi, 270);
+	parsed_free(&p);
+	for (int i = 0; i < 9; i++)
+		free(texts[i]);
+}
+
 /* The gx10-mrrs-write sample's lspci with MaxReadReq 128 replaced. */
 static void
 mrrs_bundle(struct parsed *p, const char *dir, const char *mrrs)
@@ -347,6 +411,7 @@ test_group_link(void)
 		cmocka_unit_test(test_target),
 		cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_real_rule),
+		cmocka_unit_test(test_one_port),
 		cmocka_unit_test(test_mrrs),
 		cmocka_unit_test(test_mrrs_corpus),
 	};
