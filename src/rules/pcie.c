@@ -694,11 +694,11 @@ emit_mrrs_on(const struct pd_rule *self, const struct pd_host *h,
 	if (r == READS_NONE) {
 		f->gain_lo = f->gain_hi = 0;
 		f->summary = pd_arena_printf(out->arena, "%s It does not read "
-		    "bulk data from memory here: %s, and a %s's %s arrive%s "
-		    "as posted writes to memory, which MaxReadReq does not "
-		    "touch; it reads only descriptors and small sends.",
-		    f->summary, why, what, is_nic(grp[0]) ? "received packets"
-		    : "reads from the drive", "");
+		    "bulk data from memory here: %s, and a %s's %s arrive as "
+		    "posted writes to memory, which MaxReadReq does not "
+		    "touch; it reads only descriptors and what little it "
+		    "sends.", f->summary, why, what, is_nic(grp[0]) ?
+		    "received packets" : "reads from the drive");
 		f->gain_basis = pd_arena_printf(out->arena, "none on this "
 		    "workload (%s); where the %s reads memory in bulk: %s",
 		    why, what, f->gain_basis);
