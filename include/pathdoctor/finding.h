@@ -41,20 +41,27 @@ enum pd_lever_kind {
 				 * throughput where the hardware binds */
 	PD_LEVER_SW_GSO,	/* no software segmentation of a guest's
 				 * GSO packets on the host */
+	PD_LEVER_PORT_SPEED,	/* an Ethernet port at speed_to Mb/s */
+	PD_LEVER_MRRS,		/* MaxReadReq of a card's functions ->
+				 * mrrs_to: completions on a transmit path */
 };
 
 struct pd_lever {
 	enum pd_lever_kind kind;
-	const struct pd_card *card;	/* MPS, ALL_PFS, LINK_TRAIN */
-	const struct pd_pcidev *dev;	/* MPS, LINK_TRAIN: the link's device */
+	const struct pd_card *card;	/* MPS, MRRS, ALL_PFS, LINK_TRAIN */
+	const struct pd_pcidev *dev;	/* MPS, MRRS, LINK_TRAIN: the link's
+					 * device */
 	int mps_to;			/* MPS */
+	int mrrs_to;			/* MRRS */
 	int mts_to, width_to;		/* LINK_TRAIN */
 	const struct pd_profile *profile;	/* IOMMU */
 	const char *cores;		/* IOMMU: "Cortex-X925" */
 	double f_self, f_incl;		/* IOMMU: busy share in invalidation */
 	double busy;			/* IOMMU: busy share of those cores */
 	double share_lo, share_hi;	/* EFFICIENCY, SW_GSO: fraction gained */
-	const struct pd_netdev *netdev;	/* SW_GSO: the physical NIC */
+	const struct pd_netdev *netdev;	/* SW_GSO: the physical NIC;
+					 * PORT_SPEED: the port's netdev */
+	int speed_to;			/* PORT_SPEED: Mb/s */
 	const struct pd_capture *capture;	/* SW_GSO: its capture */
 };
 

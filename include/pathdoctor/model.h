@@ -46,6 +46,7 @@ enum pd_have {
 	PD_HAVE_SOFTNET = 1u << 17,	/* two timed /proc/net/softnet_stat */
 	PD_HAVE_TCP_COUNTERS = 1u << 18, /* two timed TCP counter snapshots */
 	PD_HAVE_RXQ = 1u << 23,		/* per-queue rx bytes, two timed snapshots */
+	PD_HAVE_LINK_MODES = 1u << 24,	/* ethtool IF link mode lists */
 };
 
 struct pd_evidence {
@@ -240,6 +241,51 @@ struct pd_channels {
 	int64_t rx, tx, other, combined;
 };
 
+/* Ethernet link modes (plain ethtool IF): what the port supports and
+ * advertises and what its link partner advertises, each mode read as
+ * its speed (the leading number of "25000baseCR/Full") and duplex, the
+ * names kept for evidence, and the autonegotiation flags. */
+#define PD_LINK_MODES_MAX 24	/* distinct speed/duplex pairs per list */
+
+struct pd_link_mode {
+	int speed_mbps;
+	bool full;		/* "/Full", or no duplex ("10000baseR_FEC") */
+};
+
+struct pd_link_modes {
+	bool read;		/* the list's line was in the output */
+	bool not_reported;	/* "Not reported" */
+	struct pd_link_mode m[PD_LINK_MODES_MAX];	/* distinct, as read */
+	unsigned n;
+	unsigned n_names;	/* mode names read, duplicates included */
+	struct pd_evidence ev;	/* first line; text: every name, joined */
+};
+
+struct pd_link_settings {
+	struct pd_link_modes supported, advertised, partner;
+	enum pd_tri an_supported;	/* Supports auto-negotiation */
+	enum pd_tri an_advertised;	/* Advertised auto-negotiation */
+	enum pd_tri an_partner;		/* Link partner advertised a.-n. */
+	enum pd_tri autoneg;		/* Auto-negotiation: on/off */
+	enum pd_tri full_duplex;	/* Duplex: Full (yes), Half (no) */
+	struct pd_evidence ev_autoneg, ev_duplex;
+};
+
+/* The fastest mode of l (full duplex over half at one speed); NULL when
+ * l has none. */
+static inline const struct pd_link_mode *
+pd_link_modes_best(const struct pd_link_modes *l)
+{
+	const struct pd_link_mode *b = NULL;
+
+	for (unsigned i = 0; i < l->n; i++)
+		if (!b || l->m[i].speed_mbps > b->speed_mbps ||
+		    (l->m[i].speed_mbps == b->speed_mbps && l->m[i].full &&
+		    !b->full))
+			b = &l->m[i];
+	return b;
+}
+
 struct pd_netdev {
 	struct pd_netdev *next;		/* sorted by name */
 	bool unnamed;			/* "(BUS)": ethtool -i of an interface
@@ -262,6 +308,7 @@ struct pd_netdev {
 	const char *duplex;
 	enum pd_tri link;
 	struct pd_evidence ev_speed;
+	struct pd_link_settings ls;	/* ethtool: link modes */
 	/* ethtool -a; pause_error is ethtool's reason when it could not
 	 * read them ("Operation not supported": veth, bridges, many
 	 * virtual NICs), the three then stay unknown */

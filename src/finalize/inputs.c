@@ -84,6 +84,13 @@ nd_pause(const struct pd_netdev *nd)
 	return nd->ev_pause.member != NULL;
 }
 
+/* the link mode lists of ethtool IF: our supported modes at least */
+static bool
+nd_link_modes(const struct pd_netdev *nd)
+{
+	return nd->ls.supported.read && nd->speed_mbps > 0;
+}
+
 /* ethtool said why it could not read them: that is no input */
 static bool
 nd_rings(const struct pd_netdev *nd)
@@ -197,6 +204,8 @@ static const struct input {
 	    "rx-N.bytes, bnxt_en per ring, ena queue_N_rx_bytes)", nd_rxq),
 	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
 	NETDEV(PD_HAVE_IPLINK, "ip-link", "interfaces", NULL, nd_iplink),
+	NETDEV(PD_HAVE_LINK_MODES, "link-modes", "Ethernet link modes",
+	    NULL, nd_link_modes),
 	NETDEV(PD_HAVE_RINGS, "rings", "NIC ring sizes", NULL, nd_rings),
 	NETDEV(PD_HAVE_CHANNELS, "channels", "NIC channel counts", NULL,
 	    nd_channels),

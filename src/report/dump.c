@@ -158,6 +158,37 @@ dump_drops_rxq(FILE *out, const struct pd_netdev *nd)
 }
 
 static void
+dump_modes(FILE *out, const char *what, const struct pd_link_modes *l)
+{
+	fprintf(out, "%s", what);
+	if (!l->read)
+		fprintf(out, " -");
+	else if (l->not_reported)
+		fprintf(out, " not reported");
+	else if (l->n == 0)
+		fprintf(out, " none");
+	for (unsigned i = 0; i < l->n; i++)
+		fprintf(out, " %d%s", l->m[i].speed_mbps, l->m[i].full ? "" :
+		    "/half");
+}
+
+static void
+dump_link_modes(FILE *out, const struct pd_netdev *nd)
+{
+	const struct pd_link_settings *ls = &nd->ls;
+
+	if (!ls->supported.read && !ls->advertised.read && !ls->partner.read &&
+	    ls->autoneg == PD_UNKNOWN)
+		return;
+	dump_modes(out, "    link modes (Mb/s): supported", &ls->supported);
+	dump_modes(out, "; advertised", &ls->advertised);
+	dump_modes(out, "; partner", &ls->partner);
+	fprintf(out, "\n    autoneg: %s (supported %s, advertised %s, partner "
+	    "%s); full duplex: %s\n", tri(ls->autoneg), tri(ls->an_supported),
+	    tri(ls->an_advertised), tri(ls->an_partner), tri(ls->full_duplex));
+}
+
+static void
 dump_netdev(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 {
 	fprintf(out, "  netdev %s\n", D(nd->name));
@@ -171,6 +202,7 @@ dump_netdev(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 		fprintf(out, "    speed: %d Mb/s; duplex: %s; link: %s\n",
 		    nd->speed_mbps, nd->duplex ? D(nd->duplex) : "?",
 		    tri(nd->link));
+	dump_link_modes(out, nd);
 	if (nd->ev_pause.member && nd->pause_error)
 		fprintf(out, "    pause: unknown (%s)\n",
 		    D(nd->pause_error));

@@ -21,6 +21,7 @@
 #include "pathdoctor/rule.h"
 #include "pathdoctor/status.h"
 #include "rules/nic_counters.h"
+#include "rules/nic_link.h"
 #include "rules/nic_queues.h"
 
 #define IDLE_SHARE 0.01			/* below 1 % of the busiest PF */
@@ -557,6 +558,13 @@ static const char *const drops_links[] = {
 	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
 	NULL,
 };
+static const char *const link_below_links[] = {
+	/* ethtool IF: link modes, -s autoneg/speed/duplex, -r */
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
+	/* AutoNegotiation=, Advertise= */
+	"https://www.freedesktop.org/software/systemd/man/latest/systemd.link.html",
+	NULL,
+};
 
 static const struct pd_rule rules[] = {
 	{
@@ -747,6 +755,40 @@ static const struct pd_rule rules[] = {
 		.links = drops_links,
 		.needs = PD_HAVE_NIC_STATS,
 		.check = pd_check_drops_by_rate,
+	},
+	{
+		.id = "nic.link-below-capability",
+		.title = "Ethernet port linked below what both ends support",
+		.doc = "A port autonegotiates the fastest mode both ends "
+		    "advertise; plain ethtool IF lists our supported and "
+		    "advertised modes and, where the driver reads them, the "
+		    "link partner's (each mode read by its speed, the leading "
+		    "number of 2500baseT/Full, and its duplex).  Fires when "
+		    "Speed is below the fastest mode our supported list and "
+		    "the partner's advertised list share (confidence 75), "
+		    "else below the fastest we support and advertise "
+		    "(confidence 45: the partner may do less; a module limits "
+		    "the advertised list, not the supported one), else below "
+		    "the fastest we support (30); or at half duplex where "
+		    "that mode is full duplex.  The fix follows the cause: "
+		    "autonegotiation off (ethtool -s IF autoneg on), the mode "
+		    "not advertised (ethtool -s IF autoneg on speed S duplex "
+		    "full), both ends offering it (the cable, the switch port "
+		    "or a PHY's downshift; ethtool -r IF).  Gain: TCP goodput "
+		    "at the MTU scales with the rate, realised where the port "
+		    "binds the path: a ladder step on the busiest card's path "
+		    "(the port's ceiling raised), else 0 to the rate ratio, "
+		    "capped by the PCIe link behind the port (a port behind a "
+		    "link that carries less gains nothing and says so).  Half "
+		    "duplex: +2.7 % (ACKs sharing the medium at MTU 1500) to "
+		    "+100 % (a load in both directions).  One finding per "
+		    "physical port (the PFs of a card with one function "
+		    "number link together); a link that is down or a virtual "
+		    "NIC without link modes is skipped.",
+		.physical = true,
+		.links = link_below_links,
+		.needs = PD_HAVE_LINK_MODES,
+		.check = pd_check_link_below,
 	},
 };
 

@@ -109,5 +109,6 @@ int test_group_softnet(void);
 int test_group_sysval(void);
 int test_group_snmp(void);
 int test_group_nic_counters(void);
+int test_group_link(void);
 
 #endif
