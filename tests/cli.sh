@@ -207,7 +207,7 @@ fi
 # the JSON report follows formats/report.schema.json
 if command -v python3 >/dev/null 2>&1 &&
     python3 -c 'import jsonschema' >/dev/null 2>&1; then
-	for b in samples/gx10-before.tgz samples/gx10-after.tgz "$tmp/half.tar" \
+	for b in samples/*.tgz "$tmp/half.tar" \
 	    "$tmp/lspci.txt" tests/fuzz/corpus/bundle/nested.tar \
 	    tests/data tests/data-workload tests/data-during tests/data-wlrules \
 	    tests/data-uploads "$tmp/hostile.tar"; do

@@ -44,21 +44,28 @@ enum pd_lever_kind {
 	PD_LEVER_PFS,		/* traffic also through the PFs of a card
 				 * in pf_mask (NVMe multipath spreading
 				 * I/O over its paths' PFs) */
+	PD_LEVER_PORT_SPEED,	/* an Ethernet port at speed_to Mb/s */
+	PD_LEVER_MRRS,		/* MaxReadReq of a card's functions ->
+				 * mrrs_to: completions on a transmit path */
 };
 
 struct pd_lever {
 	enum pd_lever_kind kind;
-	const struct pd_card *card;	/* MPS, ALL_PFS, PFS, LINK_TRAIN */
+	const struct pd_card *card;	/* MPS, MRRS, ALL_PFS, PFS, LINK_TRAIN */
 	unsigned pf_mask;		/* PFS: bit i is card->pfs[i] */
-	const struct pd_pcidev *dev;	/* MPS, LINK_TRAIN: the link's device */
+	const struct pd_pcidev *dev;	/* MPS, MRRS, LINK_TRAIN: the link's
+					 * device */
 	int mps_to;			/* MPS */
+	int mrrs_to;			/* MRRS */
 	int mts_to, width_to;		/* LINK_TRAIN */
 	const struct pd_profile *profile;	/* IOMMU */
 	const char *cores;		/* IOMMU: "Cortex-X925" */
 	double f_self, f_incl;		/* IOMMU: busy share in invalidation */
 	double busy;			/* IOMMU: busy share of those cores */
 	double share_lo, share_hi;	/* EFFICIENCY, SW_GSO: fraction gained */
-	const struct pd_netdev *netdev;	/* SW_GSO: the physical NIC */
+	const struct pd_netdev *netdev;	/* SW_GSO: the physical NIC;
+					 * PORT_SPEED: the port's netdev */
+	int speed_to;			/* PORT_SPEED: Mb/s */
 	const struct pd_capture *capture;	/* SW_GSO: its capture */
 };
 

@@ -47,6 +47,8 @@ enum pd_have {
 	PD_HAVE_TCP_COUNTERS = 1u << 18, /* two timed TCP counter snapshots */
 	PD_HAVE_NVME = 1u << 19,	/* nvme list-subsys: fabric paths */
 	PD_HAVE_IPADDR = 1u << 20,	/* ip addr: the host's addresses */
+	PD_HAVE_RXQ = 1u << 23,		/* per-queue rx bytes, two timed snapshots */
+	PD_HAVE_LINK_MODES = 1u << 24,	/* ethtool IF link mode lists */
 };
 
 struct pd_evidence {
@@ -168,6 +170,40 @@ struct pd_ctr_value {
 	struct pd_evidence ev_first, ev_last;
 };
 
+/* NIC receive drops and errors by class, and per-queue receive rates
+ * (ethtool -S names through src/finalize/counter_alias.c; derived by
+ * finalize from the snapshots like enum pd_ctr).  PD_DROP_RX_PACKETS is
+ * the denominator: the packets the port or function received. */
+enum pd_drop {
+	PD_DROP_RX_PACKETS = 0,	/* packets received (port, else function) */
+	PD_DROP_NO_BUFFER,	/* no host buffer posted: out of buffer, no
+				 * descriptors, ring drops */
+	PD_DROP_MISSED,		/* the NIC's FIFO overflowed: missed */
+	PD_DROP_PORT,		/* discarded in the port's buffer */
+	PD_DROP_CRC,		/* CRC/FCS and symbol errors on the wire */
+	PD_DROP_LENGTH,		/* length, undersize, oversize, jabber */
+	PD_DROP_COUNT,
+};
+
+/* Receive queues kept per netdev: queue numbers at or above it are left
+ * out (and counted).  mlx5 opens up to 256 channels per function on
+ * common hosts; ice, i40e and bnxt stay below that too. */
+#define PD_RXQ_MAX 512
+
+/* Each receive queue's bytes per second between the first and the last
+ * ethtool -S snapshot with times (rxN_bytes, rx-N.bytes, rx_queue_N_bytes,
+ * bnxt "[N]: rx_*cast_bytes" summed per ring, ...). */
+struct pd_rxq {
+	unsigned n;			/* slots: highest queue number + 1 */
+	double *per_s;			/* [n]; -1: no counter in both */
+	unsigned n_counted;		/* queues with a rate */
+	unsigned n_beyond;		/* counters of queues >= PD_RXQ_MAX */
+	double seconds;			/* between the two snapshots */
+	double total_per_s;		/* sum over the queues */
+	unsigned busiest;		/* queue number with the most bytes */
+	struct pd_evidence ev_first, ev_last;	/* the busiest queue's lines */
+};
+
 struct pd_feature {
 	struct pd_feature *next;	/* sorted by name */
 	const char *name;		/* "large-receive-offload" */
@@ -207,6 +243,51 @@ struct pd_channels {
 	int64_t rx, tx, other, combined;
 };
 
+/* Ethernet link modes (plain ethtool IF): what the port supports and
+ * advertises and what its link partner advertises, each mode read as
+ * its speed (the leading number of "25000baseCR/Full") and duplex, the
+ * names kept for evidence, and the autonegotiation flags. */
+#define PD_LINK_MODES_MAX 24	/* distinct speed/duplex pairs per list */
+
+struct pd_link_mode {
+	int speed_mbps;
+	bool full;		/* "/Full", or no duplex ("10000baseR_FEC") */
+};
+
+struct pd_link_modes {
+	bool read;		/* the list's line was in the output */
+	bool not_reported;	/* "Not reported" */
+	struct pd_link_mode m[PD_LINK_MODES_MAX];	/* distinct, as read */
+	unsigned n;
+	unsigned n_names;	/* mode names read, duplicates included */
+	struct pd_evidence ev;	/* first line; text: every name, joined */
+};
+
+struct pd_link_settings {
+	struct pd_link_modes supported, advertised, partner;
+	enum pd_tri an_supported;	/* Supports auto-negotiation */
+	enum pd_tri an_advertised;	/* Advertised auto-negotiation */
+	enum pd_tri an_partner;		/* Link partner advertised a.-n. */
+	enum pd_tri autoneg;		/* Auto-negotiation: on/off */
+	enum pd_tri full_duplex;	/* Duplex: Full (yes), Half (no) */
+	struct pd_evidence ev_autoneg, ev_duplex;
+};
+
+/* The fastest mode of l (full duplex over half at one speed); NULL when
+ * l has none. */
+static inline const struct pd_link_mode *
+pd_link_modes_best(const struct pd_link_modes *l)
+{
+	const struct pd_link_mode *b = NULL;
+
+	for (unsigned i = 0; i < l->n; i++)
+		if (!b || l->m[i].speed_mbps > b->speed_mbps ||
+		    (l->m[i].speed_mbps == b->speed_mbps && l->m[i].full &&
+		    !b->full))
+			b = &l->m[i];
+	return b;
+}
+
 struct pd_netdev {
 	struct pd_netdev *next;		/* sorted by name */
 	bool unnamed;			/* "(BUS)": ethtool -i of an interface
@@ -229,6 +310,7 @@ struct pd_netdev {
 	const char *duplex;
 	enum pd_tri link;
 	struct pd_evidence ev_speed;
+	struct pd_link_settings ls;	/* ethtool: link modes */
 	/* ethtool -a; pause_error is ethtool's reason when it could not
 	 * read them ("Operation not supported": veth, bridges, many
 	 * virtual NICs), the three then stay unknown */
@@ -260,6 +342,8 @@ struct pd_netdev {
 	/* derived by pd_model_finalize */
 	struct pd_pcidev *pci;
 	struct pd_ctr_value ctr[PD_CTR_COUNT];
+	struct pd_ctr_value drop[PD_DROP_COUNT];
+	struct pd_rxq *rxq;		/* NULL: no per-queue rate */
 };
 
 /* The PFs of one adapter: same Device Serial Number, else the same

@@ -3,6 +3,7 @@
  * other driver, or none known, uses the generic rows (driver NULL),
  * whose names are specific enough to mean the same everywhere.  A name
  * with "%u" matches one number there (per queue or per ring). */
+#include <limits.h>
 #include <string.h>
 #include "finalize/counters.h"
 #include "pathdoctor/status.h"
@@ -102,11 +103,13 @@ static const struct alias aliases[] = {
 	{ NULL, "port.link_xoff_tx", PD_CTR_PAUSE_TX },
 };
 
-/* "rx_queue_%u_bytes" against "rx_queue_12_bytes"; sets *numbered. */
+/* "rx_queue_%u_bytes" against "rx_queue_12_bytes"; sets *numbered and,
+ * when q is not NULL, *q to the number (saturated at UINT_MAX). */
 static bool
-name_matches(const char *pat, const char *name, bool *numbered)
+name_number(const char *pat, const char *name, bool *numbered, unsigned *q)
 {
 	const char *u = strstr(pat, "%u");
+	unsigned long long v = 0;
 
 	*numbered = u != NULL;
 	if (!u)
@@ -119,9 +122,20 @@ name_matches(const char *pat, const char *name, bool *numbered)
 
 	if (*p < '0' || *p > '9')
 		return false;
-	while (*p >= '0' && *p <= '9')
+	while (*p >= '0' && *p <= '9') {
+		if (v <= UINT_MAX)
+			v = v * 10 + (unsigned long long)(*p - '0');
 		p++;
+	}
+	if (q)
+		*q = v > UINT_MAX ? UINT_MAX : (unsigned)v;
 	return strcmp(p, u + 2) == 0;
+}
+
+static bool
+name_matches(const char *pat, const char *name, bool *numbered)
+{
+	return name_number(pat, name, numbered, NULL);
 }
 
 static bool
@@ -167,4 +181,192 @@ pd_ctr_name(enum pd_ctr c)
 		[PD_CTR_TX_BYTES] = "tx bytes (function)",
 	};
 	return c < PD_CTR_COUNT ? names[c] : "?";
+}
+
+/* Drop and error classes (enum pd_drop).  tier: 0 the counter to use, 1
+ * only where the driver prints no tier-0 one, 2 per-queue parts summed
+ * where it prints no total.  Names from the drivers' ethtool string
+ * tables (mlx5 en_stats.c and counters.rst, i40e/ice/ixgbe/igb/igc
+ * *_ethtool.c, bnxt_ethtool.c, r8169_main.c, virtio_net.c). */
+struct drop_alias {
+	const char *driver;
+	const char *name;
+	enum pd_drop cls;
+	int tier;
+};
+
+static const struct drop_alias drop_aliases[] = {
+	/* mlx5: the _phy counters are the port's */
+	{ "mlx5_core", "rx_packets_phy", PD_DROP_RX_PACKETS, 0 },
+	{ "mlx5_core", "rx_packets", PD_DROP_RX_PACKETS, 1 },
+	{ "mlx5_core", "rx_out_of_buffer", PD_DROP_NO_BUFFER, 0 },
+	{ "mlx5_core", "rx_discards_phy", PD_DROP_PORT, 0 },
+	{ "mlx5_core", "rx_crc_errors_phy", PD_DROP_CRC, 0 },
+	{ "mlx5_core", "rx_in_range_len_errors_phy", PD_DROP_LENGTH, 0 },
+	{ "mlx5_core", "rx_out_of_range_len_phy", PD_DROP_LENGTH, 0 },
+	{ "mlx5_core", "rx_oversize_pkts_phy", PD_DROP_LENGTH, 0 },
+	{ "mlx5_core", "rx_undersize_pkts_phy", PD_DROP_LENGTH, 0 },
+	/* i40e: port.* the port, plain names the VSI */
+	{ "i40e", "rx_packets", PD_DROP_RX_PACKETS, 0 },
+	{ "i40e", "rx_dropped", PD_DROP_NO_BUFFER, 0 },
+	{ "i40e", "port.rx_dropped", PD_DROP_PORT, 0 },
+	{ "i40e", "port.rx_crc_errors", PD_DROP_CRC, 0 },
+	{ "i40e", "rx_crc_errors", PD_DROP_CRC, 1 },
+	{ "i40e", "port.rx_length_errors", PD_DROP_LENGTH, 0 },
+	{ "i40e", "port.rx_undersize", PD_DROP_LENGTH, 0 },
+	{ "i40e", "port.rx_oversize", PD_DROP_LENGTH, 0 },
+	{ "i40e", "port.rx_fragments", PD_DROP_LENGTH, 0 },
+	{ "i40e", "port.rx_jabber", PD_DROP_LENGTH, 0 },
+	{ "i40e", "rx_length_errors", PD_DROP_LENGTH, 1 },
+	/* ice: ".nic" the port (older drivers "port." like i40e) */
+	{ "ice", "rx_packets", PD_DROP_RX_PACKETS, 0 },
+	{ "ice", "rx_dropped", PD_DROP_NO_BUFFER, 0 },
+	{ "ice", "rx_dropped.nic", PD_DROP_PORT, 0 },
+	{ "ice", "port.rx_dropped", PD_DROP_PORT, 1 },
+	{ "ice", "rx_crc_errors.nic", PD_DROP_CRC, 0 },
+	{ "ice", "port.rx_crc_errors", PD_DROP_CRC, 1 },
+	{ "ice", "rx_length_errors.nic", PD_DROP_LENGTH, 0 },
+	{ "ice", "rx_undersize.nic", PD_DROP_LENGTH, 0 },
+	{ "ice", "rx_oversize.nic", PD_DROP_LENGTH, 0 },
+	{ "ice", "rx_fragments.nic", PD_DROP_LENGTH, 0 },
+	{ "ice", "rx_jabber.nic", PD_DROP_LENGTH, 0 },
+	/* ixgbe, igb, igc: rx_length_errors is long + short */
+#define INTEL_1FN(drv)							\
+	{ drv, "rx_packets", PD_DROP_RX_PACKETS, 0 },			\
+	{ drv, "rx_no_buffer_count", PD_DROP_NO_BUFFER, 0 },		\
+	{ drv, "rx_missed_errors", PD_DROP_MISSED, 0 },			\
+	{ drv, "rx_crc_errors", PD_DROP_CRC, 0 },			\
+	{ drv, "rx_align_errors", PD_DROP_CRC, 0 },			\
+	{ drv, "rx_length_errors", PD_DROP_LENGTH, 0 },			\
+	{ drv, "rx_long_length_errors", PD_DROP_LENGTH, 1 },		\
+	{ drv, "rx_short_length_errors", PD_DROP_LENGTH, 1 }
+	INTEL_1FN("ixgbe"), INTEL_1FN("igb"), INTEL_1FN("igc"),
+#undef INTEL_1FN
+	/* bnxt_en: port frames, per-ring discards */
+	{ "bnxt_en", "rx_good_frames", PD_DROP_RX_PACKETS, 0 },
+	{ "bnxt_en", "[%u]: rx_ucast_packets", PD_DROP_RX_PACKETS, 2 },
+	{ "bnxt_en", "[%u]: rx_mcast_packets", PD_DROP_RX_PACKETS, 2 },
+	{ "bnxt_en", "[%u]: rx_bcast_packets", PD_DROP_RX_PACKETS, 2 },
+	{ "bnxt_en", "rx_total_discard_pkts", PD_DROP_NO_BUFFER, 0 },
+	{ "bnxt_en", "[%u]: rx_discards", PD_DROP_NO_BUFFER, 2 },
+	{ "bnxt_en", "rx_stat_discard", PD_DROP_PORT, 0 },
+	{ "bnxt_en", "rx_fcs_err_frames", PD_DROP_CRC, 0 },
+	{ "bnxt_en", "rx_align_err_frames", PD_DROP_CRC, 0 },
+	{ "bnxt_en", "rx_ovrsz_frames", PD_DROP_LENGTH, 0 },
+	{ "bnxt_en", "rx_jbr_frames", PD_DROP_LENGTH, 0 },
+	{ "bnxt_en", "rx_undrsz_frames", PD_DROP_LENGTH, 0 },
+	{ "bnxt_en", "rx_runt_frames", PD_DROP_LENGTH, 0 },
+	/* r8169 */
+	{ "r8169", "rx_packets", PD_DROP_RX_PACKETS, 0 },
+	{ "r8169", "rx_missed", PD_DROP_MISSED, 0 },
+	{ "r8169", "align_errors", PD_DROP_CRC, 0 },
+	/* virtio_net: totals on newer kernels, else per queue */
+	{ "virtio_net", "rx_packets", PD_DROP_RX_PACKETS, 0 },
+	{ "virtio_net", "rx_queue_%u_packets", PD_DROP_RX_PACKETS, 2 },
+	{ "virtio_net", "rx_drops", PD_DROP_NO_BUFFER, 0 },
+	{ "virtio_net", "rx_queue_%u_drops", PD_DROP_NO_BUFFER, 2 },
+	/* any other driver: names that mean the same everywhere */
+	{ NULL, "rx_packets_phy", PD_DROP_RX_PACKETS, 0 },
+	{ NULL, "rx_packets", PD_DROP_RX_PACKETS, 1 },
+	{ NULL, "rx_out_of_buffer", PD_DROP_NO_BUFFER, 0 },
+	{ NULL, "rx_no_buffer_count", PD_DROP_NO_BUFFER, 0 },
+	{ NULL, "rx_missed_errors", PD_DROP_MISSED, 0 },
+	{ NULL, "rx_discards_phy", PD_DROP_PORT, 0 },
+	{ NULL, "rx_crc_errors_phy", PD_DROP_CRC, 0 },
+	{ NULL, "rx_crc_errors", PD_DROP_CRC, 1 },
+};
+
+static bool
+drop_driver_has_rows(const char *driver)
+{
+	for (size_t i = 0; driver && i < PD_ARRAY_SIZE(drop_aliases); i++)
+		if (drop_aliases[i].driver &&
+		    strcmp(drop_aliases[i].driver, driver) == 0)
+			return true;
+	return false;
+}
+
+bool
+pd_drop_alias(const char *driver, const char *name, enum pd_drop *cls,
+    int *tier)
+{
+	bool own = drop_driver_has_rows(driver), numbered;
+
+	for (size_t i = 0; i < PD_ARRAY_SIZE(drop_aliases); i++) {
+		const struct drop_alias *al = &drop_aliases[i];
+
+		if (own ? !al->driver || strcmp(al->driver, driver) != 0 :
+		    al->driver != NULL)
+			continue;
+		if (name_matches(al->name, name, &numbered)) {
+			*cls = al->cls;
+			*tier = al->tier;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *
+pd_drop_name(enum pd_drop c)
+{
+	static const char *const names[] = {
+		[PD_DROP_RX_PACKETS] = "rx packets",
+		[PD_DROP_NO_BUFFER] = "out of buffer",
+		[PD_DROP_MISSED] = "missed",
+		[PD_DROP_PORT] = "port discards",
+		[PD_DROP_CRC] = "CRC/FCS errors",
+		[PD_DROP_LENGTH] = "length errors",
+	};
+	return c < PD_DROP_COUNT ? names[c] : "?";
+}
+
+/* Per-queue receive byte counters: the driver's rows, else the generic
+ * ones (names no driver uses for anything else).  bnxt prints three per
+ * ring (unicast, multicast, broadcast), which are summed; bnx2x one per
+ * queue ("[0]: rx_bytes"), be2net "rxq0: rx_bytes" (both as in the
+ * outputs of isc-projects/ethq issues #6 and #7). */
+static const struct alias rxq_aliases[] = {
+	{ "mlx5_core", "rx%u_bytes", PD_CTR_RX_BYTES },
+	{ "ice", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
+	{ "ice", "rx-queue-%u.rx_bytes", PD_CTR_RX_BYTES },
+	{ "ice", "rx-%u.bytes", PD_CTR_RX_BYTES },
+	{ "i40e", "rx-%u.bytes", PD_CTR_RX_BYTES },
+	{ "iavf", "rx-%u.bytes", PD_CTR_RX_BYTES },
+	{ "ixgbe", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
+	{ "igb", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
+	{ "igc", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
+	{ "bnxt_en", "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES },
+	{ "bnxt_en", "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES },
+	{ "bnxt_en", "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES },
+	{ "virtio_net", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
+	{ "ena", "queue_%u_rx_bytes", PD_CTR_RX_BYTES },
+	{ "bnx2x", "[%u]: rx_bytes", PD_CTR_RX_BYTES },
+	{ "be2net", "rxq%u: rx_bytes", PD_CTR_RX_BYTES },
+	{ NULL, "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
+	{ NULL, "rx-%u.bytes", PD_CTR_RX_BYTES },
+	{ NULL, "queue_%u_rx_bytes", PD_CTR_RX_BYTES },
+	{ NULL, "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES },
+	{ NULL, "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES },
+	{ NULL, "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES },
+};
+
+bool
+pd_rxq_alias(const char *driver, const char *name, unsigned *queue)
+{
+	bool own = false, numbered;
+
+	for (size_t i = 0; driver && i < PD_ARRAY_SIZE(rxq_aliases); i++)
+		own |= rxq_aliases[i].driver &&
+		    strcmp(rxq_aliases[i].driver, driver) == 0;
+	for (size_t i = 0; i < PD_ARRAY_SIZE(rxq_aliases); i++) {
+		const struct alias *al = &rxq_aliases[i];
+
+		if (own ? !al->driver || strcmp(al->driver, driver) != 0 :
+		    al->driver != NULL)
+			continue;
+		if (name_number(al->name, name, &numbered, queue))
+			return true;
+	}
+	return false;
 }

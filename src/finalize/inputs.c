@@ -84,6 +84,13 @@ nd_pause(const struct pd_netdev *nd)
 	return nd->ev_pause.member != NULL;
 }
 
+/* the link mode lists of ethtool IF: our supported modes at least */
+static bool
+nd_link_modes(const struct pd_netdev *nd)
+{
+	return nd->ls.supported.read && nd->speed_mbps > 0;
+}
+
 /* ethtool said why it could not read them: that is no input */
 static bool
 nd_rings(const struct pd_netdev *nd)
@@ -95,6 +102,14 @@ static bool
 nd_channels(const struct pd_netdev *nd)
 {
 	return nd->ev_channels.member != NULL && nd->channels_error == NULL;
+}
+
+/* per-queue receive rates: two timed ethtool -S snapshots whose driver
+ * prints per-queue byte counters */
+static bool
+nd_rxq(const struct pd_netdev *nd)
+{
+	return nd->rxq != NULL;
 }
 
 static bool
@@ -202,8 +217,15 @@ static const struct input {
 	    has_nvme),
 	HOST(PD_HAVE_IPADDR, "ip-addr", "the host's interface addresses", NULL,
 	    has_ipaddr),
+	NETDEV(PD_HAVE_RXQ, "rx-queues", NULL, "per-queue receive counters "
+	    "twice, some seconds apart, with times: ethtool -S IF "
+	    "(ethtool-S/IF@UNIX-SECONDS.txt) of a driver that prints them "
+	    "(mlx5 rxN_bytes, ice/ixgbe/igb/virtio_net rx_queue_N_bytes, i40e "
+	    "rx-N.bytes, bnxt_en per ring, ena queue_N_rx_bytes)", nd_rxq),
 	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
 	NETDEV(PD_HAVE_IPLINK, "ip-link", "interfaces", NULL, nd_iplink),
+	NETDEV(PD_HAVE_LINK_MODES, "link-modes", "Ethernet link modes",
+	    NULL, nd_link_modes),
 	NETDEV(PD_HAVE_RINGS, "rings", "NIC ring sizes", NULL, nd_rings),
 	NETDEV(PD_HAVE_CHANNELS, "channels", "NIC channel counts", NULL,
 	    nd_channels),

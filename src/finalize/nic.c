@@ -266,6 +266,8 @@ pd_finalize_nic(struct pd_host *h, struct pd_arena *a)
 	group_cards(h, a);
 	for (struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
 		pd_netdev_counters(h, nd, a);
+		pd_netdev_drops(h, nd, a);
+		pd_netdev_rxq(nd, a);
 		pd_netdev_kstat_rate(nd);
 	}
 	for (struct pd_pcidev *d = h->pcidevs; d; d = d->next)

@@ -48,20 +48,42 @@ counter_ev(struct pd_evidence *ev, const struct pd_snapshot *s,
 	ev->text = c->text;
 }
 
+/* A counter's tier for meaning want, or -1: the canonical meanings'
+ * table, or the drop classes'. */
+typedef int classify_fn(const char *driver, const char *name, int want);
+
+static int
+classify_ctr(const char *driver, const char *name, int want)
+{
+	enum pd_ctr ctr;
+	int tier;
+
+	return pd_counter_alias(driver, name, &ctr, &tier) &&
+	    (int)ctr == want ? tier : -1;
+}
+
+static int
+classify_drop(const char *driver, const char *name, int want)
+{
+	enum pd_drop cls;
+	int tier;
+
+	return pd_drop_alias(driver, name, &cls, &tier) && (int)cls == want ?
+	    tier : -1;
+}
+
 /* The names that make up one meaning in snapshot s: the lowest tier. */
 static unsigned
-name_set(const char *driver, const struct pd_snapshot *s, enum pd_ctr want,
-    const char **names)
+name_set(const char *driver, const struct pd_snapshot *s, classify_fn *cls,
+    int want, const char **names)
 {
 	unsigned n = 0;
-	int best = 2;
+	int best = 3;
 
 	for (const struct pd_counter *c = s->counters; c; c = c->next) {
-		enum pd_ctr ctr;
-		int tier;
+		int tier = cls(driver, c->name, want);
 
-		if (!pd_counter_alias(driver, c->name, &ctr, &tier) ||
-		    ctr != want || tier > best)
+		if (tier < 0 || tier > best)
 			continue;
 		if (tier < best) {
 			best = tier;
@@ -75,11 +97,13 @@ name_set(const char *driver, const struct pd_snapshot *s, enum pd_ctr want,
 
 static void
 one_meaning(struct pd_host *h, struct pd_netdev *nd, struct pd_arena *a,
-    const char *driver, enum pd_ctr ctr, const struct pd_snapshot *last)
+    const char *driver, classify_fn *cls, int want, struct pd_ctr_value *v,
+    const struct pd_snapshot *last)
 {
+	enum pd_ctr known_ctr;
+	int known_tier;
 	const char *names[MAX_SET];
-	unsigned n = name_set(driver, last, ctr, names);
-	struct pd_ctr_value *v = &nd->ctr[ctr];
+	unsigned n = name_set(driver, last, cls, want, names);
 	const struct pd_snapshot *prev = NULL, *first = NULL;
 	uint64_t sum = 0, total_delta = 0;
 	int64_t total_ms = 0;
@@ -114,6 +138,10 @@ one_meaning(struct pd_host *h, struct pd_netdev *nd, struct pd_arena *a,
 					continue;
 				}
 				ok = false;
+				/* the first pass noted the names it knows */
+				if (cls != classify_ctr && pd_counter_alias(
+				    driver, c->name, &known_ctr, &known_tier))
+					continue;
 				struct pd_evidence ev;
 
 				counter_ev(&ev, s, c);
@@ -138,20 +166,141 @@ one_meaning(struct pd_host *h, struct pd_netdev *nd, struct pd_arena *a,
 	}
 }
 
+static const char *
+driver_of(const struct pd_netdev *nd)
+{
+	return nd->driver ? nd->driver : nd->pci ? nd->pci->driver : NULL;
+}
+
+static const struct pd_snapshot *
+last_snap(const struct pd_netdev *nd)
+{
+	const struct pd_snapshot *last = NULL;
+
+	for (const struct pd_snapshot *s = nd->snaps; s; s = s->next)
+		last = s;
+	return last;
+}
+
 void
 pd_netdev_counters(struct pd_host *h, struct pd_netdev *nd,
     struct pd_arena *a)
 {
-	const struct pd_snapshot *last = NULL;
-	const char *driver = nd->driver ? nd->driver :
-	    nd->pci ? nd->pci->driver : NULL;
+	const struct pd_snapshot *last = last_snap(nd);
 
-	for (const struct pd_snapshot *s = nd->snaps; s; s = s->next)
-		last = s;
 	if (!last)
 		return;
 	for (int c = 0; c < PD_CTR_COUNT; c++)
-		one_meaning(h, nd, a, driver, (enum pd_ctr)c, last);
+		one_meaning(h, nd, a, driver_of(nd), classify_ctr, c,
+		    &nd->ctr[c], last);
+}
+
+/* The same reading for the drop classes (a counter going backwards is
+ * noted once: by pd_netdev_counters for the names both tables know). */
+void
+pd_netdev_drops(struct pd_host *h, struct pd_netdev *nd, struct pd_arena *a)
+{
+	const struct pd_snapshot *last = last_snap(nd);
+
+	if (!last)
+		return;
+	for (int c = 0; c < PD_DROP_COUNT; c++)
+		one_meaning(h, nd, a, driver_of(nd), classify_drop, c,
+		    &nd->drop[c], last);
+}
+
+/* The first and last snapshots with times, the last one later. */
+static bool
+timed_pair(const struct pd_netdev *nd, const struct pd_snapshot **first,
+    const struct pd_snapshot **last)
+{
+	*first = *last = NULL;
+	for (const struct pd_snapshot *s = nd->snaps; s; s = s->next)
+		if (s->time_ms >= 0) {
+			if (!*first)
+				*first = s;
+			*last = s;
+		}
+	return *first && (*last)->time_ms > (*first)->time_ms;
+}
+
+/* One queue counter's bytes between the snapshots; false when it is not
+ * in both, went backwards, or is no queue counter. */
+static bool
+rxq_delta(const char *driver, const struct pd_snapshot *first,
+    const struct pd_counter *c, unsigned *q, uint64_t *d,
+    const struct pd_counter **p)
+{
+	if (!pd_rxq_alias(driver, c->name, q))
+		return false;
+	*p = find(first, c->name);
+	return *p && pd_counter_delta((*p)->value, c->value, d);
+}
+
+static void
+rxq_busiest(struct pd_rxq *r, const char *driver,
+    const struct pd_snapshot *first, const struct pd_snapshot *last)
+{
+	uint64_t most = 0, d;
+	const struct pd_counter *p;
+	unsigned q;
+
+	for (unsigned i = 0; i < r->n; i++)
+		if (r->per_s[i] > r->per_s[r->busiest])
+			r->busiest = i;
+	for (const struct pd_counter *c = last->counters; c; c = c->next)
+		if (rxq_delta(driver, first, c, &q, &d, &p) &&
+		    q == r->busiest && (d > most || !r->ev_last.member)) {
+			most = d;
+			counter_ev(&r->ev_first, first, p);
+			counter_ev(&r->ev_last, last, c);
+		}
+}
+
+void
+pd_netdev_rxq(struct pd_netdev *nd, struct pd_arena *a)
+{
+	const struct pd_snapshot *first, *last;
+	const char *driver = driver_of(nd);
+	const struct pd_counter *p;
+	unsigned q, n = 0, beyond = 0;
+	uint64_t d;
+
+	if (!timed_pair(nd, &first, &last))
+		return;
+	for (const struct pd_counter *c = last->counters; c; c = c->next) {
+		if (!pd_rxq_alias(driver, c->name, &q))
+			continue;
+		if (q >= PD_RXQ_MAX)
+			beyond++;
+		else if (q + 1 > n)
+			n = q + 1;
+	}
+	if (n == 0)
+		return;
+	struct pd_rxq *r = pd_arena_alloc(a, sizeof(*r));
+	double secs = (double)(last->time_ms - first->time_ms) / 1000.0;
+
+	r->per_s = pd_arena_alloc(a, n * sizeof(*r->per_s));
+	r->n = n;
+	r->n_beyond = beyond;
+	r->seconds = secs;
+	for (unsigned i = 0; i < n; i++)
+		r->per_s[i] = -1;
+	for (const struct pd_counter *c = last->counters; c; c = c->next) {
+		if (!rxq_delta(driver, first, c, &q, &d, &p) || q >= n)
+			continue;
+		if (r->per_s[q] < 0) {
+			r->per_s[q] = 0;
+			r->n_counted++;
+		}
+		r->per_s[q] += (double)d / secs;
+		r->total_per_s += (double)d / secs;
+	}
+	if (r->n_counted == 0)
+		return;
+	rxq_busiest(r, driver, first, last);
+	nd->rxq = r;
 }
 
 void

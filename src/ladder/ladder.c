@@ -105,6 +105,18 @@ lever_text(const struct path *p, const struct pd_lever *lv,
 		    "flow runs until %s binds; expected: the measured +%.0f %% "
 		    "(Proxmox guest behind an RTL8125, 1.76 -> 2.13 Gbit/s)",
 		    o->hw_binds, 100 * (lv->share_lo + lv->share_hi) / 2);
+	case PD_LEVER_MRRS:
+		return pd_arena_printf(a, "MaxReadReq %d lets the root complex "
+		    "answer the device's reads in completions of up to "
+		    "MaxPayload, TLP payload efficiency %.1f %%", lv->mrrs_to,
+		    100 * pd_pcie_tlp_eff(lv->mrrs_to < p->pf[0].mps ?
+		    lv->mrrs_to : p->pf[0].mps));
+	case PD_LEVER_PORT_SPEED:
+		return pd_arena_printf(a, "the port of %s at %d Mb/s carries "
+		    "%.3f GB/s of TCP payload at MTU %d", lv->netdev->name,
+		    lv->speed_to, pd_port_goodput_gbs(lv->speed_to,
+		    lv->netdev->mtu), lv->netdev->mtu > 0 ? lv->netdev->mtu :
+		    1500);
 	case PD_LEVER_NONE:
 		break;
 	}
@@ -136,6 +148,12 @@ fix_label(struct pd_arena *a, const struct pd_finding *f)
 	case PD_LEVER_PFS:
 		return pd_arena_printf(a, "NVMe I/O over every path (%s)",
 		    f->subject);
+	case PD_LEVER_MRRS:
+		return pd_arena_printf(a, "MaxReadReq %d on %s", lv->mrrs_to,
+		    f->subject);
+	case PD_LEVER_PORT_SPEED:
+		return pd_arena_printf(a, "%s linked at %d Mb/s",
+		    lv->netdev->name, lv->speed_to);
 	case PD_LEVER_EFFICIENCY:
 	case PD_LEVER_NONE:
 		break;

@@ -91,6 +91,28 @@ on_link(const struct pd_pcidev *d, const struct pd_pcidev *pf)
 	    d->dev == pf->dev;
 }
 
+/* The completion size of PF k's link on a transmit path, where the
+ * device reads what it sends from memory: the root complex answers
+ * each read request of at most MaxReadReq bytes with completions of at
+ * most MaxPayload; mps elsewhere (received data is posted writes). */
+static int
+completions(const struct path *p, unsigned mask, unsigned k, int mps)
+{
+	int mrrs = p->pf[k].pf->mrrs;
+
+	if (p->dir != PD_LADDER_TRANSMIT || mrrs <= 0)
+		return mps;
+	for (unsigned i = 0; i < p->n_fix; i++) {
+		const struct pd_lever *lv = p->fix[i].lv;
+
+		if (applied(mask, i) && lv->kind == PD_LEVER_MRRS &&
+		    lv->mrrs_to > mrrs && (lv->card == p->card ||
+		    on_link(lv->dev, p->pf[k].pf)))
+			mrrs = lv->mrrs_to;
+	}
+	return mrrs < mps ? mrrs : mps;
+}
+
 /* Each PF's link as the fixes in mask leave it. */
 static void
 links(const struct path *p, unsigned mask, int *mps, int *mts, int *width)
@@ -135,30 +157,38 @@ kind_applied(const struct path *p, unsigned mask, enum pd_lever_kind k,
 }
 
 static const char *
-hw_name(const struct path *p, const struct pd_cap_bind *b, const int *mps,
+hw_name(const struct path *p, const struct pd_cap_bind *b,
+    const struct pd_pf_path *ports, const int *mps, const int *rrq,
     const int *mts, const int *width, unsigned n_links, bool xlate)
 {
 	char ln[32];
 	const struct pd_pf_path *pf = &p->pf[b->pf];
 	const char *s;
+	int mbps = pf->nd ? pf->nd->speed_mbps : 0;
 
+	/* a port-speed fix: goodput is linear in the speed at one MTU */
+	if (b->port && ports[b->pf].port_gbs > pf->port_gbs && pf->nd)
+		mbps = (int)(ports[b->pf].port_gbs / pf->port_gbs * mbps + 0.5);
 	if (b->port)
 		return pd_arena_printf(p->a, "the port of %s (%d Mb/s, MTU %d)%s",
-		    pf->nd ? pf->nd->name : pf->pf->bdf, pf->nd ?
-		    pf->nd->speed_mbps : 0, pf->nd && pf->nd->mtu > 0 ?
+		    pf->nd ? pf->nd->name : pf->pf->bdf, mbps,
+		    pf->nd && pf->nd->mtu > 0 ?
 		    pf->nd->mtu : 1500, b->on_it < b->active ?
 		    pd_arena_printf(p->a, ", which carries %u of the %u PFs "
 		    "in use", b->on_it, b->active) : "");
 	pd_link_name(ln, sizeof(ln), mts[b->pf], width[b->pf]);
+	const char *rq = rrq[b->pf] ? pd_arena_printf(p->a, ", MaxReadReq %d",
+	    rrq[b->pf]) : "";
+
 	if (b->on_it * n_links == b->active)
 		s = pd_arena_printf(p->a, "the PCIe link%s (%s%s, MaxPayload "
-		    "%d)", n_links > 1 ? "s" : "", n_links > 1 ?
+		    "%d%s)", n_links > 1 ? "s" : "", n_links > 1 ?
 		    pd_arena_printf(p->a, "%u x ", n_links) : "", ln,
-		    mps[b->pf]);
+		    mps[b->pf], rq);
 	else
 		s = pd_arena_printf(p->a, "the PCIe link of %s (%s, MaxPayload "
-		    "%d), which carries %u of the %u PFs in use",
-		    pf->root ? pf->root->bdf : pf->pf->bdf, ln, mps[b->pf],
+		    "%d%s), which carries %u of the %u PFs in use",
+		    pf->root ? pf->root->bdf : pf->pf->bdf, ln, mps[b->pf], rq,
 		    b->on_it, b->active);
 	return xlate ? pd_arena_printf(p->a, "%s, less strict-mode IOMMU "
 	    "translation", s) : s;
@@ -191,6 +221,33 @@ pfs_added(const struct path *p, unsigned mask)
 	return bits;
 }
 
+/* Each PF's port goodput as the port-speed fixes in mask leave it: a
+ * port's PFs (one function number) share its speed. */
+static void
+ports(const struct path *p, unsigned mask, struct pd_pf_path *pf)
+{
+	for (unsigned k = 0; k < p->n_pf; k++)
+		pf[k] = p->pf[k];
+	for (unsigned i = 0; i < p->n_fix; i++) {
+		const struct pd_lever *lv = p->fix[i].lv;
+		int j = -1;
+
+		if (!applied(mask, i) || lv->kind != PD_LEVER_PORT_SPEED)
+			continue;
+		for (unsigned k = 0; k < p->n_pf && j < 0; k++)
+			if (p->pf[k].nd == lv->netdev)
+				j = (int)k;
+		for (unsigned k = 0; j >= 0 && k < p->n_pf; k++) {
+			double g = pd_port_goodput_gbs(lv->speed_to,
+			    lv->netdev->mtu);
+
+			if (pf[k].pf->fn == p->pf[j].pf->fn &&
+			    g > pf[k].port_gbs)
+				pf[k].port_gbs = g;
+		}
+	}
+}
+
 /* The hardware ceiling in GB/s with the fixes in mask, and its name. */
 static double
 hardware(const struct path *p, unsigned mask, const char **name)
@@ -198,20 +255,27 @@ hardware(const struct path *p, unsigned mask, const char **name)
 	int mps[PD_CARD_MAX_PFS], mts[PD_CARD_MAX_PFS], width[PD_CARD_MAX_PFS];
 	double link[PD_CARD_MAX_PFS];
 	bool act[PD_CARD_MAX_PFS];
+	struct pd_pf_path pf[PD_CARD_MAX_PFS];
+	int rrq[PD_CARD_MAX_PFS] = { 0 };	/* MaxReadReq where it binds */
 	bool all = kind_applied(p, mask, PD_LEVER_ALL_PFS, NULL);
 	unsigned added = pfs_added(p, mask);
 	int min_mps = 4096;
 	struct pd_cap_bind b;
 
 	links(p, mask, mps, mts, width);
+	ports(p, mask, pf);
 	for (unsigned k = 0; k < p->n_pf; k++) {
-		link[k] = pd_pcie_payload_gbs(mts[k], width[k], mps[k]);
+		int cpl = completions(p, mask, k, mps[k]);
+
+		link[k] = pd_pcie_payload_gbs(mts[k], width[k], cpl);
+		if (cpl < mps[k])
+			rrq[k] = cpl;
 		act[k] = p->active[k] || ((all || (added >> k & 1u)) &&
 		    p->pf[k].nd);
 		if (act[k] && mps[k] < min_mps)
 			min_mps = mps[k];
 	}
-	double hw = pd_card_capacity(p->pf, link, act, p->n_pf, &b);
+	double hw = pd_card_capacity(pf, link, act, p->n_pf, &b);
 	bool xlate = p->strict && !kind_applied(p, mask, PD_LEVER_IOMMU_LAZY,
 	    NULL);
 
@@ -221,7 +285,9 @@ hardware(const struct path *p, unsigned mask, const char **name)
 	}
 	if (xlate)
 		hw *= 1 - pd_strict_xlate_loss(min_mps);
-	*name = hw_name(p, &b, mps, mts, width, count_links(p, act), xlate);
+	*name = hw_name(p, &b, pf, mps, rrq, mts, width, count_links(p, act),
+	    xlate);
+
 	return hw;
 }
 

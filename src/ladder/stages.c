@@ -51,15 +51,23 @@ pcie_links(const struct path *p, struct pd_ladder *l)
 		if (!first || f->mts <= 0 || f->width <= 0)
 			continue;
 		pd_link_name(ln, sizeof(ln), f->mts, f->width);
+		/* sending, the device reads memory: completions of at most
+		 * MaxReadReq bytes where that is below MaxPayload */
+		int c = p->dir == PD_LADDER_TRANSMIT && f->pf->mrrs > 0 &&
+		    f->pf->mrrs < f->mps ? f->pf->mrrs : f->mps;
+
 		add(l, "pcie-link", pd_arena_printf(p->a, "%s (%s)", f->root ?
 		    f->root->bdf : f->pf->bdf, ln),
-		    pd_pcie_payload_gbs(f->mts, f->width, f->mps), false,
+		    pd_pcie_payload_gbs(f->mts, f->width, c), false,
 		    pd_arena_printf(p->a, "%s raw %.2f GB/s x TLP payload "
-		    "efficiency %d/(%d+20) = %.1f %% at MaxPayload %d x 99 %% "
+		    "efficiency %d/(%d+20) = %.1f %% at %s x 99 %% "
 		    "(completions, flow control, link maintenance) x 99.6 %% "
 		    "(Ethernet, TCP and NVMe/TCP headers with LRO)", ln,
-		    pd_pcie_raw_gbs(f->mts, f->width), f->mps, f->mps,
-		    100 * pd_pcie_tlp_eff(f->mps), f->mps));
+		    pd_pcie_raw_gbs(f->mts, f->width), c, c,
+		    100 * pd_pcie_tlp_eff(c), c < f->mps ?
+		    pd_arena_printf(p->a, "MaxReadReq %d (read completions, "
+		    "MaxPayload %d)", c, f->mps) : pd_arena_printf(p->a,
+		    "MaxPayload %d", f->mps)));
 	}
 }
 

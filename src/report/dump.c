@@ -127,6 +127,67 @@ dump_rings_channels(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 	}
 }
 
+/* ethtool -S drop classes and per-queue receive rates (finalize). */
+static void
+dump_drops_rxq(FILE *out, const struct pd_netdev *nd)
+{
+	const struct pd_rxq *r = nd->rxq;
+
+	for (int c = 0; c < PD_DROP_COUNT; c++) {
+		const struct pd_ctr_value *v = &nd->drop[c];
+
+		if (!v->known)
+			continue;
+		fprintf(out, "    drop class %s: total %llu from %u counter%s",
+		    pd_drop_name((enum pd_drop)c),
+		    (unsigned long long)v->total, v->n_names,
+		    v->n_names == 1 ? "" : "s");
+		if (v->is_rate)
+			fprintf(out, "; rate %.1f/s", v->per_s);
+		fprintf(out, "\n");
+	}
+	if (!r)
+		return;
+	fprintf(out, "    rx queues: %u with a rate over %.0f s, %.0f bytes/s "
+	    "in all, busiest %u, %u beyond %d:", r->n_counted, r->seconds,
+	    r->total_per_s, r->busiest, r->n_beyond, PD_RXQ_MAX);
+	for (unsigned i = 0; i < r->n; i++)
+		if (r->per_s[i] >= 0)
+			fprintf(out, " %u:%.0f", i, r->per_s[i]);
+	fprintf(out, "\n");
+}
+
+static void
+dump_modes(FILE *out, const char *what, const struct pd_link_modes *l)
+{
+	fprintf(out, "%s", what);
+	if (!l->read)
+		fprintf(out, " -");
+	else if (l->not_reported)
+		fprintf(out, " not reported");
+	else if (l->n == 0)
+		fprintf(out, " none");
+	for (unsigned i = 0; i < l->n; i++)
+		fprintf(out, " %d%s", l->m[i].speed_mbps, l->m[i].full ? "" :
+		    "/half");
+}
+
+static void
+dump_link_modes(FILE *out, const struct pd_netdev *nd)
+{
+	const struct pd_link_settings *ls = &nd->ls;
+
+	if (!ls->supported.read && !ls->advertised.read && !ls->partner.read &&
+	    ls->autoneg == PD_UNKNOWN)
+		return;
+	dump_modes(out, "    link modes (Mb/s): supported", &ls->supported);
+	dump_modes(out, "; advertised", &ls->advertised);
+	dump_modes(out, "; partner", &ls->partner);
+	fprintf(out, "\n    autoneg: %s (supported %s, advertised %s, partner "
+	    "%s); full duplex: %s\n", tri(ls->autoneg), tri(ls->an_supported),
+	    tri(ls->an_advertised), tri(ls->an_partner), tri(ls->full_duplex));
+}
+
 static void
 dump_netdev(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 {
@@ -141,6 +202,7 @@ dump_netdev(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 		fprintf(out, "    speed: %d Mb/s; duplex: %s; link: %s\n",
 		    nd->speed_mbps, nd->duplex ? D(nd->duplex) : "?",
 		    tri(nd->link));
+	dump_link_modes(out, nd);
 	if (nd->ev_pause.member && nd->pause_error)
 		fprintf(out, "    pause: unknown (%s)\n",
 		    D(nd->pause_error));
@@ -191,6 +253,7 @@ dump_netdev(FILE *out, struct pd_arena *a, const struct pd_netdev *nd)
 			fprintf(out, "; rate %.0f/s", v->per_s);
 		fprintf(out, "\n");
 	}
+	dump_drops_rxq(out, nd);
 }
 
 static void

@@ -334,6 +334,7 @@ host(const struct pd_host *h)
 	}
 	json_object_set_new(o, "kernel_counter_rates", rates);
 	netdev_queues(o, h);
+	pd_json_stack_counters(o, h);
 	json_object_set_new(o, "collector", pd_json_str_or_null(h->collector));
 	if (h->workload_run) {	/* only then, as "workloads" */
 		const struct pd_workload_run *w = h->workload_run;

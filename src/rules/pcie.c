@@ -9,13 +9,13 @@
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/rule.h"
+#include "rules/pcie.h"
 
 #define BOTTLENECK_UNKNOWN_CONF 60	/* cap while nothing says the link
 					 * is what limits throughput */
-#define MAX_GROUP 8
 
-static bool
-link_end(const struct pd_pcidev *d)
+bool
+pd_pcie_link_end(const struct pd_pcidev *d)
 {
 	return !d->is_vf && d->has_express && d->caps_readable != PD_NO &&
 	    d->port != PD_PORT_ROOT && d->port != PD_PORT_DOWNSTREAM &&
@@ -46,8 +46,8 @@ path_mps_cap(const struct pd_pcidev *d, bool *complete,
 
 /* What the ports behind a link's functions can deliver, in GB/s of TCP
  * payload; 0 when a function's port speed is not known. */
-static double
-ports_gbs(const struct pd_pcidev **grp, unsigned n)
+double
+pd_pcie_ports_gbs(const struct pd_pcidev **grp, unsigned n)
 {
 	double sum = 0;
 
@@ -107,8 +107,9 @@ mps_fix(struct pd_findings *out, struct pd_finding *f,
 	    bdf);
 }
 
-static void
-subject_list(char *buf, size_t n, const struct pd_pcidev **grp, unsigned k)
+void
+pd_pcie_subject_list(char *buf, size_t n, const struct pd_pcidev **grp,
+    unsigned k)
 {
 	buf[0] = '\0';
 	for (unsigned i = 0; i < k; i++) {
@@ -169,13 +170,13 @@ mps_confidence_risk(struct pd_finding *f, bool complete,
 
 /* The links of the group (told apart by root port) and the card's
  * capacity with every function in use, at MaxPayload cur and best. */
-static unsigned
-group_links(const struct pd_pcidev **grp, unsigned n, int cur, int best,
-    double *old_cap, double *new_cap)
+unsigned
+pd_pcie_group_links(const struct pd_pcidev **grp, unsigned n, int cur,
+    int best, double *old_cap, double *new_cap)
 {
-	struct pd_pf_path p[MAX_GROUP];
-	double lo[MAX_GROUP], hi[MAX_GROUP];
-	bool all[MAX_GROUP];
+	struct pd_pf_path p[PD_PCIE_GROUP];
+	double lo[PD_PCIE_GROUP], hi[PD_PCIE_GROUP];
+	bool all[PD_PCIE_GROUP];
 	unsigned links = 0;
 
 	for (unsigned i = 0; i < n; i++) {
@@ -205,7 +206,7 @@ emit_mps_on(const struct pd_rule *self, const struct pd_host *h,
 	char subject[160];
 
 	group_mps(grp, n, &cur, &best, &complete, &root);
-	subject_list(subject, sizeof(subject), grp, n);
+	pd_pcie_subject_list(subject, sizeof(subject), grp, n);
 	if (best > 4096)
 		best = 4096;
 	if (cur >= best)
@@ -215,8 +216,8 @@ emit_mps_on(const struct pd_rule *self, const struct pd_host *h,
 	link_rate(first, &mts, &width);
 	double old_c = pd_pcie_ceiling_gbs(mts, width, cur);
 	double new_c = pd_pcie_ceiling_gbs(mts, width, best);
-	double ports = ports_gbs(grp, n), old_cap, new_cap;
-	unsigned links = group_links(grp, n, cur, best, &old_cap, &new_cap);
+	double ports = pd_pcie_ports_gbs(grp, n), old_cap, new_cap;
+	unsigned links = pd_pcie_group_links(grp, n, cur, best, &old_cap, &new_cap);
 	int model = pd_gain_tenths(pd_pcie_tlp_eff(best) /
 	    pd_pcie_tlp_eff(cur));
 	int hi = ports > 0 ? pd_gain_tenths(new_cap / old_cap) : model;
@@ -292,18 +293,15 @@ emit_mps(const struct pd_rule *self, const struct pd_host *h,
 	emit_mps_on(self, h, out, grp, n, NULL);
 }
 
-typedef void emit_fn(const struct pd_rule *self, const struct pd_host *h,
-    struct pd_findings *out, const struct pd_pcidev **grp, unsigned n);
-
 /* Functions of one device share its link: emit once per device with the
  * functions that pass pred (the list is sorted by bdf). */
-static void
-per_device(const struct pd_rule *self, const struct pd_host *h,
+void
+pd_pcie_per_device(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out,
     bool (*pred)(const struct pd_host *, const struct pd_pcidev *),
-    emit_fn *emit)
+    pd_pcie_emit_fn *emit)
 {
-	const struct pd_pcidev *grp[MAX_GROUP];
+	const struct pd_pcidev *grp[PD_PCIE_GROUP];
 	unsigned n = 0;
 
 	for (const struct pd_pcidev *d = h->pcidevs; d; d = d->next) {
@@ -311,7 +309,7 @@ per_device(const struct pd_rule *self, const struct pd_host *h,
 			continue;
 		if (n && (grp[0]->domain != d->domain ||
 		    grp[0]->bus != d->bus || grp[0]->dev != d->dev ||
-		    n == MAX_GROUP)) {
+		    n == PD_PCIE_GROUP)) {
 			emit(self, h, out, grp, n);
 			n = 0;
 		}
@@ -321,8 +319,8 @@ per_device(const struct pd_rule *self, const struct pd_host *h,
 		emit(self, h, out, grp, n);
 }
 
-static bool
-in_card(const struct pd_host *h, const struct pd_pcidev *d,
+bool
+pd_pcie_in_card(const struct pd_host *h, const struct pd_pcidev *d,
     const struct pd_card **card)
 {
 	for (const struct pd_card *c = h->cards; c; c = c->next)
@@ -341,14 +339,14 @@ mps_fixable(const struct pd_pcidev *d)
 	bool complete;
 	const struct pd_pcidev *root;
 
-	return link_end(d) && d->mps > 0 && d->mps_cap > 0 &&
+	return pd_pcie_link_end(d) && d->mps > 0 && d->mps_cap > 0 &&
 	    d->mps < path_mps_cap(d, &complete, &root);
 }
 
 static bool
 mps_candidate(const struct pd_host *h, const struct pd_pcidev *d)
 {
-	return mps_fixable(d) && !in_card(h, d, NULL);
+	return mps_fixable(d) && !pd_pcie_in_card(h, d, NULL);
 }
 
 /* One finding per NIC (its links take one command line together), one
@@ -358,16 +356,16 @@ check_mps(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
 {
 	for (const struct pd_card *c = h->cards; c; c = c->next) {
-		const struct pd_pcidev *grp[MAX_GROUP];
+		const struct pd_pcidev *grp[PD_PCIE_GROUP];
 		unsigned n = 0;
 
-		for (unsigned i = 0; i < c->n_pfs && n < MAX_GROUP; i++)
+		for (unsigned i = 0; i < c->n_pfs && n < PD_PCIE_GROUP; i++)
 			if (mps_fixable(c->pfs[i]))
 				grp[n++] = c->pfs[i];
 		if (n)
 			emit_mps_on(self, h, out, grp, n, c);
 	}
-	per_device(self, h, out, mps_candidate, emit_mps);
+	pd_pcie_per_device(self, h, out, mps_candidate, emit_mps);
 }
 
 static bool
@@ -379,8 +377,8 @@ has_link_child(const struct pd_host *h, const struct pd_pcidev *port)
 	return false;
 }
 
-static bool
-is_gpu(const struct pd_pcidev *d)
+bool
+pd_pcie_is_gpu(const struct pd_pcidev *d)
 {
 	const char *c = d->class_name ? d->class_name : "";
 
@@ -398,7 +396,7 @@ link_capability(const struct pd_pcidev *d, int *mts, int *width,
 
 	*mts = d->lnkcap_mts;
 	*width = d->lnkcap_width;
-	if (link_end(d)) {
+	if (pd_pcie_link_end(d)) {
 		p = d->parent;
 	} else {
 		p = d->link_child;
@@ -440,21 +438,21 @@ emit_link(const struct pd_rule *self, const struct pd_host *h,
 	char subject[160];
 
 	for (unsigned i = 0; i < n; i++)
-		gpu = gpu || is_gpu(grp[i]);
+		gpu = gpu || pd_pcie_is_gpu(grp[i]);
 	link_capability(d, &cap_mts, &cap_w, &partner);
-	subject_list(subject, sizeof(subject), grp, n);
+	pd_pcie_subject_list(subject, sizeof(subject), grp, n);
 	double now = pd_pcie_raw_gbs(d->lnksta_mts, d->lnksta_width);
 	double could = pd_pcie_raw_gbs(cap_mts, cap_w);
 	struct pd_finding *f = pd_finding_new(out, self, h, subject);
 	bool width = d->lnksta_width < cap_w;
-	double ports = ports_gbs(grp, n);
+	double ports = pd_pcie_ports_gbs(grp, n);
 	double payload = pd_pcie_tlp_eff(d->mps > 0 ? d->mps : 128) *
 	    (1 - PD_LINK_OVERHEAD);
 
 	f->gain_lo = f->gain_hi = ports > 0 ?
 	    pd_gain_tenths(min_d(could * payload, ports) /
 	    min_d(now * payload, ports)) : pd_gain_tenths(could / now);
-	in_card(h, d, &f->lever.card);
+	pd_pcie_in_card(h, d, &f->lever.card);
 	f->lever.kind = PD_LEVER_LINK_TRAIN;
 	f->lever.dev = d;
 	f->lever.mts_to = cap_mts;
@@ -517,7 +515,7 @@ static void
 check_link(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
 {
-	per_device(self, h, out, link_candidate, emit_link);
+	pd_pcie_per_device(self, h, out, link_candidate, emit_link);
 }
 
 /* The documentation each rule rests on (struct pd_rule .links). */
@@ -526,6 +524,14 @@ static const char *const mps_links[] = {
 	"https://docs.kernel.org/admin-guide/kernel-parameters.html",
 	/* DevCap, DevCtl */
 	"https://man7.org/linux/man-pages/man8/lspci.8.html",
+	NULL,
+};
+static const char *const mrrs_links[] = {
+	/* DevCtl MaxReadReq; setpci CAP_EXP+8.w */
+	"https://man7.org/linux/man-pages/man8/lspci.8.html",
+	"https://man7.org/linux/man-pages/man8/setpci.8.html",
+	/* pci=pcie_bus_perf */
+	"https://docs.kernel.org/admin-guide/kernel-parameters.html",
 	NULL,
 };
 static const char *const link_links[] = {
@@ -554,6 +560,41 @@ static const struct pd_rule rules[] = {
 		.links = mps_links,
 		.needs = PD_HAVE_PCI | PD_HAVE_PCIE_LINK,
 		.check = check_mps,
+	},
+	{
+		.id = "pcie.mrrs-low",
+		.title = "PCIe MaxReadReq below 512 bytes on a device that "
+		    "reads host memory",
+		.doc = "A device reading host memory (a NIC sending, an NVMe "
+		    "drive being written, a GPU upload) asks for at most "
+		    "MaxReadReq bytes per request; the root complex answers "
+		    "with completions of at most MaxPayload bytes, each with "
+		    "~20 bytes of header and framing, so requests below "
+		    "MaxPayload cut the completions short: efficiency "
+		    "min(MRRS, MPS)/(min+20), 86.5 % at 128 against 96.2 % at "
+		    "512 (+11.3 %).  Each request is a TLP of its own, and the "
+		    "tags a device keeps open bound the bytes in flight to "
+		    "tags x MRRS.  Fires on NICs, NVMe drives and GPUs whose "
+		    "DevCtl MaxReadReq is below 512 bytes (the spec's reset "
+		    "default).  Direction: a NIC's own counters between two "
+		    "snapshots (it sends 10 MB/s or more and at least 10 % of "
+		    "what it receives), else the workload (fio or "
+		    "spdk_nvme_perf writing, iperf3 sending).  Where the "
+		    "device only receives (NVMe/TCP reads: the NIC writes to "
+		    "memory; reads from a drive), it is info with gain 0 and "
+		    "says why.  Gain: 0 (a root complex that splits "
+		    "completions at its Read Completion Boundary) to the "
+		    "completion efficiency ratio on the link's ceiling, "
+		    "capped by the ports behind a NIC.  Fix: setpci -s BDF "
+		    "CAP_EXP+8.w=2000:7000 (bits 14:12 of Device Control, "
+		    "512 bytes), lost at reboot; persistent in firmware, or "
+		    "pci=pcie_bus_perf, which sets MaxReadReq to MaxPayload.  "
+		    "Confidence 60 when it reads in bulk, 70 when it does "
+		    "not, 35 when nothing says.",
+		.physical = true,
+		.links = mrrs_links,
+		.needs = PD_HAVE_PCI | PD_HAVE_PCIE_LINK,
+		.check = pd_check_mrrs,
 	},
 	{
 		.id = "pcie.link-degraded",

@@ -109,5 +109,7 @@ int test_group_softnet(void);
 int test_group_sysval(void);
 int test_group_snmp(void);
 int test_group_nvme(void);
+int test_group_nic_counters(void);
+int test_group_link(void);
 
 #endif

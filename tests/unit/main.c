@@ -30,6 +30,8 @@ main(void)
 	failed += test_group_redact();
 	failed += test_group_snmp();
 	failed += test_group_nvme();
+	failed += test_group_nic_counters();
+	failed += test_group_link();
 	failed += test_group_hostile();
 	return failed ? 1 : 0;
 }

@@ -111,7 +111,7 @@ test_pve_two_hosts(void **state)
 	for (; ne; ne = ne->next)
 		if (ne->host == guest && (ne->missing & PD_HAVE_PCIE_LINK))
 			guest_pcie++;
-	assert_int_equal(guest_pcie, 2);
+	assert_int_equal(guest_pcie, 3);
 	parsed_free(&p);
 }
 
