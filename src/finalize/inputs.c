@@ -143,6 +143,21 @@ has_tcp_counters(const struct pd_host *h)
 	    a->has_out && a->has_retrans && b->has_out && b->has_retrans;
 }
 
+/* /proc/interrupts read: its rows name the queues and their counts
+ * say where they ran (since boot with one snapshot); the affinity
+ * files refine it but cannot name a queue alone */
+static bool
+has_irq(const struct pd_host *h)
+{
+	return h->irqs.n > 0;
+}
+
+static bool
+has_cpufreq(const struct pd_host *h)
+{
+	return h->freq.list != NULL || h->freq.zones != NULL;
+}
+
 /* name: the input in --dump-model ("pcie-link").  what: the input,
  * before the formats' collect texts ("PCI devices: lspci -vv output").
  * text: the whole request, for inputs that joins derive from several
@@ -182,6 +197,9 @@ static const struct input {
 	    NULL, has_softnet),
 	HOST(PD_HAVE_TCP_COUNTERS, "tcp-counters", "TCP counters twice, "
 	    "some seconds apart, with times", NULL, has_tcp_counters),
+	HOST(PD_HAVE_IRQ, "irq", "the NIC queues' interrupts", NULL, has_irq),
+	HOST(PD_HAVE_CPUFREQ, "cpufreq", "CPU frequency and power limits",
+	    NULL, has_cpufreq),
 	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
 	NETDEV(PD_HAVE_IPLINK, "ip-link", "interfaces", NULL, nd_iplink),
 	NETDEV(PD_HAVE_RINGS, "rings", "NIC ring sizes", NULL, nd_rings),
