@@ -41,6 +41,9 @@ enum pd_lever_kind {
 				 * throughput where the hardware binds */
 	PD_LEVER_SW_GSO,	/* no software segmentation of a guest's
 				 * GSO packets on the host */
+	PD_LEVER_CPU_FREQ,	/* the CPUs' frequency cap lifted: the CPU
+				 * ceiling rises by share_lo..share_hi
+				 * while the CPU binds */
 };
 
 struct pd_lever {
@@ -53,7 +56,8 @@ struct pd_lever {
 	const char *cores;		/* IOMMU: "Cortex-X925" */
 	double f_self, f_incl;		/* IOMMU: busy share in invalidation */
 	double busy;			/* IOMMU: busy share of those cores */
-	double share_lo, share_hi;	/* EFFICIENCY, SW_GSO: fraction gained */
+	double share_lo, share_hi;	/* EFFICIENCY, SW_GSO, CPU_FREQ:
+					 * fraction gained */
 	const struct pd_netdev *netdev;	/* SW_GSO: the physical NIC */
 	const struct pd_capture *capture;	/* SW_GSO: its capture */
 };

@@ -105,7 +105,7 @@ on_path(const struct path *p, const struct pd_lever *lv)
 			if (p->pf[i].nd == lv->netdev)
 				return true;
 	return !lv->netdev && (lv->kind == PD_LEVER_IOMMU_LAZY ||
-	    lv->kind == PD_LEVER_EFFICIENCY);
+	    lv->kind == PD_LEVER_EFFICIENCY || lv->kind == PD_LEVER_CPU_FREQ);
 }
 
 static void
