@@ -792,7 +792,7 @@ test_guest_not_applicable(void **state)
 		assert_ptr_equal(n->host, g);
 		guest_na++;
 	}
-	assert_int_equal(guest_na, 6);
+	assert_int_equal(guest_na, 8);
 	parsed_free(&p);
 }
 
