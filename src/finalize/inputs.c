@@ -197,7 +197,10 @@ static const struct input {
 	    NULL, has_softnet),
 	HOST(PD_HAVE_TCP_COUNTERS, "tcp-counters", "TCP counters twice, "
 	    "some seconds apart, with times", NULL, has_tcp_counters),
-	HOST(PD_HAVE_IRQ, "irq", "the NIC queues' interrupts", NULL, has_irq),
+	HOST(PD_HAVE_IRQ, "irq", NULL, "the NIC queues' interrupts: "
+	    "/proc/interrupts twice some seconds apart, with their times, "
+	    "and each IRQ's smp_affinity_list and effective_affinity_list "
+	    "(pathdoctor-collect)", has_irq),
 	HOST(PD_HAVE_CPUFREQ, "cpufreq", "CPU frequency and power limits",
 	    NULL, has_cpufreq),
 	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
