@@ -279,17 +279,24 @@ find_slow(struct view *v)
 		v->slow_why = "by core type";
 		return;
 	}
-	int64_t top = 0;
+	/* each CPU's cpuinfo_max_freq: a policy's for the CPUs it covers
+	 * (affected_cpus), else the CPU's own directory's */
+	int64_t *max = pd_xmalloc(PD_MAX_CPUS * sizeof(*max)), top = 0;
 
+	memset(max, 0, PD_MAX_CPUS * sizeof(*max));
 	for (const struct pd_cpufreq *f = h->freq.list; f; f = f->next)
-		if (!f->policy && f->cpuinfo_max > top)
-			top = f->cpuinfo_max;
-	for (const struct pd_cpufreq *f = h->freq.list; f; f = f->next)
-		if (!f->policy && f->num < PD_MAX_CPUS && f->cpuinfo_max > 0 &&
-		    f->cpuinfo_max < SLOW_FREQ * (double)top) {
-			v->slow[f->num] = true;
+		for (unsigned c = 0; c < PD_MAX_CPUS && f->cpuinfo_max > 0;
+		    c++)
+			if (f->cpus ? bit(f->cpus, c) : f->num == c) {
+				max[c] = f->cpuinfo_max;
+				top = max[c] > top ? max[c] : top;
+			}
+	for (unsigned c = 0; c < PD_MAX_CPUS; c++)
+		if (max[c] > 0 && max[c] < SLOW_FREQ * (double)top) {
+			v->slow[c] = true;
 			v->any_slow = true;
 		}
+	free(max);
 	v->slow_why = "by cpuinfo_max_freq (below 85 % of the fastest CPU's)";
 }
 
@@ -444,9 +451,17 @@ cpus_text(struct pd_arena *a, const uint64_t *b)
 static void
 targets(const struct view *v, uint64_t *t, unsigned *n)
 {
+	const struct pd_irq_snap *s = &v->h->irqs.snap[v->h->irqs.n - 1];
+	unsigned cpus = v->h->n_cpus;
+
+	/* the CPUs the host has: cpuinfo's or lscpu's count, else the
+	 * interrupts header's highest column */
+	for (unsigned c = 0; c < s->n_col; c++)
+		if (s->col_cpu[c] + 1u > cpus)
+			cpus = s->col_cpu[c] + 1u;
 	memset(t, 0, PD_CPUMASK_WORDS * sizeof(uint64_t));
 	*n = 0;
-	for (unsigned c = 0; c < v->h->n_cpus && c < PD_MAX_CPUS; c++)
+	for (unsigned c = 0; c < cpus && c < PD_MAX_CPUS; c++)
 		if (!v->slow[c] && !v->remote[c]) {
 			set(t, c);
 			(*n)++;

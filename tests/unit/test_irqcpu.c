@@ -322,18 +322,20 @@ test_irq_samples(void **state)
 
 /* The GX10 host's PCI and CPU outputs with one PF (nic2) and an
  * interrupts text whose 20 queues sit on cpu_of[i], moving by 1000 a
- * queue between two snapshots (one snapshot with timed false). */
+ * queue between two snapshots (one snapshot with timed false).  cpu
+ * replaces lscpu.txt and drops cpuinfo.txt when not NULL; extra is one
+ * more member (cpufreq.txt) when not NULL. */
 static size_t
-irq_case(const int *cpu_of, bool timed, const struct pd_finding **out,
-    struct parsed *p)
+irq_host(const int *cpu_of, bool timed, const char *cpu, const char *extra,
+    const struct pd_finding **out, struct parsed *p)
 {
-	static const char *const files[] = { "lspci-vv.txt", "cpuinfo.txt",
-		"lscpu.txt", "ethtool-i/nic2.txt" };
-	const char *names[6], *texts[6];
+	static const char *const files[] = { "lspci-vv.txt",
+		"ethtool-i/nic2.txt", "lscpu.txt", "cpuinfo.txt" };
+	const char *names[8], *texts[8];
 	char *snap[2];
 	size_t nm = 0;
 
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < (cpu ? 2u : 4u); i++) {
 		char path[256];
 		size_t len;
 
@@ -342,6 +344,14 @@ irq_case(const int *cpu_of, bool timed, const struct pd_finding **out,
 		names[nm] = files[i];
 		texts[nm++] = (const char *)slurp(path, &len);
 		assert_non_null(texts[nm - 1]);
+	}
+	if (cpu) {
+		names[nm] = "lscpu.txt";
+		texts[nm++] = strdup(cpu);
+	}
+	if (extra) {
+		names[nm] = "cpufreq.txt";
+		texts[nm++] = strdup(extra);
 	}
 	for (int s = 0; s < (timed ? 2 : 1); s++) {
 		size_t n = 0;
@@ -371,6 +381,55 @@ irq_case(const int *cpu_of, bool timed, const struct pd_finding **out,
 		free((void *)texts[i]);
 	*out = find_finding(p, "nic.irq-affinity", NULL);
 	return count_findings(p, "nic.irq-affinity");
+}
+
+static size_t
+irq_case(const int *cpu_of, bool timed, const struct pd_finding **out,
+    struct parsed *p)
+{
+	return irq_host(cpu_of, timed, NULL, NULL, out, p);
+}
+
+/* An x86 hybrid names no core types: the policies' cpuinfo_max_freq
+ * tells its slow cores; and a two-node host's remote CPUs. */
+static void
+test_irq_hybrid_and_numa(void **state)
+{
+	struct parsed p;
+	const struct pd_finding *f;
+	int cpu_of[20];
+	static const char lscpu1[] = "Architecture: x86_64\n"
+	    "CPU(s): 20\nNUMA node(s): 1\nNUMA node0 CPU(s): 0-19\n";
+	static const char lscpu2[] = "Architecture: aarch64\n"
+	    "CPU(s): 20\nNUMA node(s): 2\n"
+	    "NUMA node0 CPU(s): 0-4,10-14\nNUMA node1 CPU(s): 5-9,15-19\n";
+	static const char freq[] =
+	    "/sys/devices/system/cpu/cpufreq/policy0/affected_cpus:"
+	    "0 1 2 3 4 5 6 7 8 9\n"
+	    "/sys/devices/system/cpu/cpufreq/policy0/cpuinfo_max_freq:5000000\n"
+	    "/sys/devices/system/cpu/cpufreq/policy10/affected_cpus:"
+	    "10 11 12 13 14 15 16 17 18 19\n"
+	    "/sys/devices/system/cpu/cpufreq/policy10/cpuinfo_max_freq:"
+	    "3800000\n";
+
+	(void)state;
+	for (int q = 0; q < 20; q++)
+		cpu_of[q] = q < 8 ? 10 + q : q % 10;
+	assert_int_equal(irq_host(cpu_of, true, lscpu1, freq, &f, &p), 1);
+	assert_non_null(strstr(f->summary, "cpuinfo_max_freq"));
+	assert_non_null(strstr(f->summary, "40 %"));
+	parsed_free(&p);
+	/* 5 of 20 on node 1's CPUs 5-9, the device on node 0 */
+	for (int q = 0; q < 20; q++)
+		cpu_of[q] = q < 5 ? 5 + q : q % 5;
+	assert_int_equal(irq_host(cpu_of, true, lscpu2, NULL, &f, &p), 1);
+	assert_non_null(strstr(f->summary, "NUMA node"));
+	assert_non_null(strstr(f->summary, "25 %"));
+	parsed_free(&p);
+	/* 4 of 20: below a quarter */
+	cpu_of[4] = 4;
+	assert_int_equal(irq_host(cpu_of, true, lscpu2, NULL, &f, &p), 0);
+	parsed_free(&p);
 }
 
 static void
@@ -422,6 +481,7 @@ test_group_irqcpu(void)
 		cmocka_unit_test(test_freq_samples),
 		cmocka_unit_test(test_irq_samples),
 		cmocka_unit_test(test_irq_thresholds),
+		cmocka_unit_test(test_irq_hybrid_and_numa),
 	};
 
 	return cmocka_run_group_tests_name("irqcpu", tests, NULL, NULL);
