@@ -660,63 +660,68 @@ slow_name(struct pd_arena *a, const struct view *v)
 	return t ? pd_arena_printf(a, "%s cores", t) : "slower cores";
 }
 
+/* What the finding says happened, and its share and basis. */
+static const char *
+describe(struct pd_arena *a, const struct view *v, int one, double slow,
+    double remote, double *share, const char **basis)
+{
+	uint64_t taken[PD_CPUMASK_WORDS] = { 0 }, sl[PD_CPUMASK_WORDS] = { 0 };
+	const char *devs = netdevs_text(a, v);
+
+	for (unsigned i = 0; i < v->n; i++)
+		for (unsigned w = 0; w < PD_CPUMASK_WORDS; w++)
+			taken[w] |= v->q[i].cpus[w];
+	for (unsigned k = 0; k < PD_MAX_CPUS; k++)
+		if (v->slow[k])
+			set(sl, k);
+	*share = PIN_GAIN_HI;
+	if (one >= 0) {
+		*share = one_cpu_share(a, v, one, basis);
+		return pd_arena_printf(a, "All %u queue interrupts of %s are "
+		    "taken by CPU %d alone", v->n, devs, one);
+	}
+	if (slow >= SLOW_SHARE) {
+		*basis = "measured in a comparable case: GB10 with ConnectX-7, "
+		    "the published last step 26.5 -> 28.1 GB/s combined LRO, "
+		    "40 reads in flight and the interrupts on the Cortex-X925 "
+		    "cores; the authors measured the interrupt part under 1 %";
+		return pd_arena_printf(a, "%.0f %% of the %u queue interrupts "
+		    "of %s are taken only by %s (CPUs %s, slower %s; taking "
+		    "CPUs %s)", 100 * slow, v->n, devs, slow_name(a, v),
+		    cpus_text(a, sl), v->slow_why, cpus_text(a, taken));
+	}
+	*basis = "the GB10 pinning case's under 1 % taken for a remote node "
+	    "too (no measurement of the remote-node case in the published "
+	    "cases)";
+	return pd_arena_printf(a, "%.0f %% of the %u queue interrupts of %s "
+	    "are taken by CPUs of another NUMA node than the device's (node "
+	    "%d; taking CPUs %s)", 100 * remote, v->n, devs, v->node,
+	    cpus_text(a, taken));
+}
+
 static void
-judge(const struct pd_rule *self, struct view *v, const struct pd_card *c,
-    struct pd_findings *out)
+judge(const struct pd_rule *self, struct view *v, struct pd_findings *out)
 {
 	struct pd_arena *a = out->arena;
 	double slow = v->any_slow ? share_on(v, v->slow) : 0;
 	double remote = v->any_remote ? share_on(v, v->remote) : 0;
 	int one = one_cpu(v);
-	uint64_t t[PD_CPUMASK_WORDS], taken[PD_CPUMASK_WORDS] = { 0 };
+	uint64_t t[PD_CPUMASK_WORDS];
 	unsigned nt;
-	const char *basis = NULL, *what;
-	double share = PIN_GAIN_HI;
+	const char *basis, *what;
+	double share;
 
-	(void)c;
 	if (one < 0 && slow < SLOW_SHARE && remote < SLOW_SHARE)
 		return;
 	targets(v, t, &nt);
-	if (!nt)
+	if (!nt || (one >= 0 && nt < 2))
 		return;		/* nowhere better to put them */
-	for (unsigned i = 0; i < v->n; i++)
-		for (unsigned w = 0; w < PD_CPUMASK_WORDS; w++)
-			taken[w] |= v->q[i].cpus[w];
-	const char *devs = netdevs_text(a, v);
-	struct pd_finding *f = pd_finding_new(out, self, v->h, devs);
+	struct pd_finding *f = pd_finding_new(out, self, v->h,
+	    netdevs_text(a, v));
 
-	if (one >= 0) {
-		share = one_cpu_share(a, v, one, &basis);
-		what = pd_arena_printf(a, "all %u queue interrupts of %s are "
-		    "taken by CPU %d alone", v->n, devs, one);
-	} else if (slow >= SLOW_SHARE) {
-		uint64_t sl[PD_CPUMASK_WORDS] = { 0 };
-
-		for (unsigned k = 0; k < PD_MAX_CPUS; k++)
-			if (v->slow[k])
-				set(sl, k);
-		what = pd_arena_printf(a, "%.0f %% of the %u queue interrupts "
-		    "of %s are taken only by %s (CPUs %s, slower %s; taking "
-		    "CPUs %s)", 100 * slow, v->n, devs, slow_name(a, v),
-		    cpus_text(a, sl), v->slow_why, cpus_text(a, taken));
-	} else {
-		what = pd_arena_printf(a, "%.0f %% of the %u queue interrupts "
-		    "of %s are taken by CPUs of another NUMA node than the "
-		    "device's (node %d; taking CPUs %s)", 100 * remote, v->n,
-		    devs, v->node, cpus_text(a, taken));
-	}
-	if (!basis)
-		basis = slow >= SLOW_SHARE ? "measured in a comparable case: "
-		    "GB10 with ConnectX-7, the published last step 26.5 -> "
-		    "28.1 GB/s combined LRO, 40 reads in flight and the "
-		    "interrupts on the Cortex-X925 cores; the authors measured "
-		    "the interrupt part under 1 %" : "the GB10 pinning case's "
-		    "under 1 % taken for a remote node too (no measurement of "
-		    "the remote-node case in the published cases)";
-	pd_finding_summary(out, f, "%c%s, judged from %s; CPUs %s would "
-	    "take them better.", what[0] >= 'a' && what[0] <= 'z' ?
-	    what[0] - 32 : what[0], what + 1, src_name[v->src],
-	    cpus_text(a, t));
+	what = describe(a, v, one, slow, remote, &share, &basis);
+	pd_finding_summary(out, f, "%s, judged from %s; CPUs %s would take "
+	    "them better.", what, src_name[v->src], cpus_text(a, t));
 	f->gain_lo = 0;
 	f->gain_hi = pd_gain_tenths(1 / (1 - share));
 	f->gain_basis = basis;
@@ -754,7 +759,7 @@ pd_check_irq_affinity(const struct pd_rule *self, const struct pd_host *h,
 		take_cpus(v);
 		find_slow(v);
 		find_remote(v, c->pfs[0]);
-		judge(self, v, c, out);
+		judge(self, v, out);
 	}
 	free(v);
 }
