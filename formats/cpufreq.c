@@ -11,6 +11,7 @@
  *       constraint_K_name,constraint_K_power_limit_uw,
  *       constraint_K_max_power_uw}   (a max of 0: none given)
  *   /sys/class/thermal/thermal_zoneN/{type,temp}   (millidegrees C)
+ *   /sys/devices/system/cpu/intel_pstate/max_perf_pct   (0 to 100)
  *
  * Two forms, through the same path patterns (src/base/sysval.h): the
  * collector's listing, `grep -H . FILES`, one "/sys/...:VALUE" line
@@ -29,12 +30,12 @@
 
 #define MAX_ZONES 256
 
-enum kind { K_FREQ, K_STR, K_CPUS, K_UW, K_BOOL, K_NAME, K_TEMP };
+enum kind { K_FREQ, K_STR, K_CPUS, K_UW, K_BOOL, K_NAME, K_TEMP, K_PCT };
 
 enum field {
 	F_SMAX, F_SMIN, F_CMAX, F_CUR, F_GOV, F_DRV, F_AFF, F_REL,
 	F_PC_NAME, F_PC_EN, F_PC_CNAME, F_PC_LIMIT, F_PC_MAX,
-	F_TH_TYPE, F_TH_TEMP,
+	F_TH_TYPE, F_TH_TEMP, F_MAX_PERF,
 };
 
 static const struct pat {
@@ -67,6 +68,8 @@ static const struct pat {
 	PC("constraint_*_power_limit_uw", F_PC_LIMIT, K_UW),
 	PC("constraint_*_max_power_uw", F_PC_MAX, K_UW),
 #undef PC
+	{ "sys/devices/system/cpu/intel_pstate/max_perf_pct", F_MAX_PERF,
+	    K_PCT, false },
 	{ "sys/class/thermal/thermal_zone*/type", F_TH_TYPE, K_NAME, false },
 	{ "sys/class/thermal/thermal_zone*/temp", F_TH_TEMP, K_TEMP, false },
 };
@@ -81,6 +84,7 @@ static const char *const dirs[] = {
 	"sys/devices/system/cpu/cpufreq/*",
 	"sys/class/powercap/*/*",
 	"sys/class/powercap/*/*/*",
+	"sys/devices/system/cpu/intel_pstate/*",
 	"sys/class/thermal/thermal_zone*/*",
 	"sys/class/thermal/cooling_device*/*",
 };
@@ -170,6 +174,11 @@ value_ok(enum kind k, const char *v, size_t n)
 		return number_ok(v, n, false, NULL);
 	case K_TEMP:
 		return number_ok(v, n, true, NULL);
+	case K_PCT: {
+		int64_t x;
+
+		return number_ok(v, n, false, &x) && x <= 100;
+	}
 	case K_BOOL:
 		return n == 1 && (v[0] == '0' || v[0] == '1');
 	case K_CPUS:
@@ -337,6 +346,14 @@ record(struct pd_host *h, struct pd_arena *a, const char *path,
 
 	if (!pt || !value_ok(pt->k, v, n))
 		return false;
+	if (pt->f == F_MAX_PERF) {
+		int64_t x = -1;
+
+		number_ok(v, n, false, &x);
+		h->freq.max_perf_pct = (int)x;
+		h->freq.ev_max_perf = *ev;
+		return true;
+	}
 	if (pt->f <= F_REL) {
 		if (!pd_span_u64(c[0], &num) || num >= PD_MAX_CPUS)
 			return false;

@@ -625,6 +625,10 @@ struct pd_cpufreq_set {
 	struct pd_cpufreq **of;		/* [2 * PD_MAX_CPUS]: cpuN, policyN */
 	struct pd_powercap *zones;
 	unsigned n_zones;
+	/* intel_pstate's max_perf_pct (a cap on every CPU, in % of its
+	 * maximum performance); 0 unknown (the kernel keeps it above 0) */
+	int max_perf_pct;
+	struct pd_evidence ev_max_perf;
 };
 
 /* The host's TCP counters (/proc/net/snmp, nstat -az): since-boot

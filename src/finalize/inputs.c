@@ -155,7 +155,8 @@ has_irq(const struct pd_host *h)
 static bool
 has_cpufreq(const struct pd_host *h)
 {
-	return h->freq.list != NULL || h->freq.zones != NULL;
+	return h->freq.list != NULL || h->freq.zones != NULL ||
+	    h->freq.max_perf_pct > 0;
 }
 
 /* name: the input in --dump-model ("pcie-link").  what: the input,

@@ -391,6 +391,9 @@ dump_irq_freq(FILE *out, struct pd_arena *a, const struct pd_host *h)
 		    f->governor ? D(f->governor) : "-",
 		    f->driver ? D(f->driver) : "-", f->cpus ? l1 : "-");
 	}
+	if (h->freq.max_perf_pct > 0)
+		fprintf(out, "  intel_pstate max_perf_pct %d\n",
+		    h->freq.max_perf_pct);
 	for (const struct pd_powercap *z = h->freq.zones; z; z = z->next) {
 		fprintf(out, "  %s %s (%s)", z->thermal ? "thermal" :
 		    "powercap", D(z->zone), z->name ? D(z->name) : "-");

@@ -309,6 +309,38 @@ power_findings(const struct pd_rule *self, const struct pd_host *h,
 	}
 }
 
+/* intel_pstate's max_perf_pct below 95 %: every CPU capped. */
+static void
+perf_pct_finding(const struct pd_rule *self, const struct pd_host *h,
+    struct pd_findings *out, double busy)
+{
+	struct pd_arena *a = out->arena;
+	int pct = h->freq.max_perf_pct;
+
+	if (pct <= 0 || pct >= 100 * CAP_RATIO)
+		return;
+	double r = 100.0 / pct;
+	struct pd_finding *f = pd_finding_new(out, self, h, "intel_pstate");
+
+	pd_finding_summary(out, f, "intel_pstate's max_perf_pct holds every "
+	    "CPU at %d %% of its maximum performance (x%.2f)%s.", pct, r,
+	    busy < 0 ? "; the bundle has no profile to tell whether the CPU "
+	    "binds the path" : busy >= BUSY_SHARE ? pd_arena_printf(a, "; "
+	    "the profile is %.0f %% busy", 100 * busy) : "; the profile is "
+	    "not busy");
+	gain_and_lever(f, r, busy >= BUSY_SHARE, busy >= 0);
+	f->gain_basis = pd_arena_printf(a, "model: a CPU-bound path's work "
+	    "scales with the clock at best, so up to 100 / %d = x%.2f; 0 "
+	    "where memory stalls or something else binds", pct, r);
+	pd_finding_fix(out, f, "echo 100 | sudo tee "
+	    "/sys/devices/system/cpu/intel_pstate/max_perf_pct");
+	pd_finding_fix(out, f, "# whatever set it sets it again (TLP, tuned, "
+	    "power-profiles-daemon, thermald): change it there to persist");
+	f->verify = "max_perf_pct reads 100.\n"
+	    "cat /sys/devices/system/cpu/intel_pstate/max_perf_pct";
+	pd_finding_evidence(f, &h->freq.ev_max_perf);
+}
+
 static void
 check_frequency(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
@@ -323,6 +355,7 @@ check_frequency(const struct pd_rule *self, const struct pd_host *h,
 	if (c->n)
 		freq_finding(self, h, out, c, busy, group);
 	free(c);
+	perf_pct_finding(self, h, out, busy);
 	power_findings(self, h, out, busy);
 }
 
@@ -333,7 +366,8 @@ static const struct pd_rule rules[] = {
 		    "power",
 		.doc = "A cpufreq policy whose scaling_max_freq is below 95 % "
 		    "of its cpuinfo_max_freq (set by a power profile, "
-		    "nvpmodel, thermald or a script), the generic powersave "
+		    "nvpmodel, thermald or a script), intel_pstate's "
+		    "max_perf_pct below 95, the generic powersave "
 		    "governor (it holds scaling_min_freq; not intel_pstate's "
 		    "or amd-pstate-epp's powersave, their dynamic mode) on a "
 		    "host whose profile is half busy or more, or a powercap "

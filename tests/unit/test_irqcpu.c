@@ -249,6 +249,7 @@ static void
 test_freq_thresholds(void **state)
 {
 	struct parsed p;
+	const struct pd_finding *f;
 	static const char *const names[] = { "powercap.txt" };
 	static const char *const texts[] = {
 		"/sys/class/powercap/intel-rapl:0/name:package-0\n"
@@ -266,11 +267,23 @@ test_freq_thresholds(void **state)
 	/* powersave needs a busy profile; none here */
 	assert_int_equal(freq_count("3900000", "powersave", "cppc_cpufreq"), 0);
 	assert_int_equal(freq_count("3900000", "powersave", "intel_pstate"), 0);
+	/* intel_pstate's max_perf_pct: 50 caps (x2), 95 does not */
+	parsed_text(&p, "cpufreq.txt",
+	    "/sys/devices/system/cpu/intel_pstate/max_perf_pct:50\n");
+	parsed_analyse(&p);
+	f = find_finding(&p, "cpu.frequency-capped", "intel_pstate");
+	assert_non_null(f);
+	assert_int_equal(f->gain_hi, 1000);
+	parsed_free(&p);
+	parsed_text(&p, "cpufreq.txt",
+	    "/sys/devices/system/cpu/intel_pstate/max_perf_pct:95\n");
+	parsed_analyse(&p);
+	assert_int_equal(count_findings(&p, "cpu.frequency-capped"), 0);
+	parsed_free(&p);
 	/* a 20 W limit of 60 W: the cube root of 3 */
 	parsed_members(&p, names, texts, 1);
 	parsed_analyse(&p);
-	const struct pd_finding *f = find_finding(&p, "cpu.frequency-capped",
-	    "intel-rapl:0");
+	f = find_finding(&p, "cpu.frequency-capped", "intel-rapl:0");
 
 	assert_non_null(f);
 	assert_int_equal(f->gain_hi, 442);
