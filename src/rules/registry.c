@@ -10,6 +10,7 @@ extern const struct pd_rule_group pd_rules_nic;
 extern const struct pd_rule_group pd_rules_tcp;
 extern const struct pd_rule_group pd_rules_workload;
 extern const struct pd_rule_group pd_rules_net;
+extern const struct pd_rule_group pd_rules_cpu;
 
 const struct pd_rule_group *const pd_rule_groups[] = {
 	&pd_rules_iommu,
@@ -18,6 +19,7 @@ const struct pd_rule_group *const pd_rule_groups[] = {
 	&pd_rules_tcp,
 	&pd_rules_workload,
 	&pd_rules_net,
+	&pd_rules_cpu,
 	NULL,
 };
 

@@ -793,7 +793,7 @@ test_guest_not_applicable(void **state)
 		assert_ptr_equal(n->host, g);
 		guest_na++;
 	}
-	assert_int_equal(guest_na, 8);
+	assert_int_equal(guest_na, 10);
 	parsed_free(&p);
 }
 
