@@ -40,6 +40,9 @@ extern const struct pd_format pd_format_perf_data;
 extern const struct pd_format pd_format_perf_report;
 extern const struct pd_format pd_format_perf_script;
 extern const struct pd_format pd_format_softnet_stat;
+extern const struct pd_format pd_format_interrupts;
+extern const struct pd_format pd_format_irq_affinity;
+extern const struct pd_format pd_format_cpufreq;
 extern const struct pd_format pd_format_spdk_perf;
 extern const struct pd_format pd_format_sysctl;
 extern const struct pd_format pd_format_uname;
@@ -73,6 +76,9 @@ const struct pd_format *const pd_formats[] = {
 	&pd_format_kallsyms,
 	&pd_format_netdev_stats,
 	&pd_format_softnet_stat,
+	&pd_format_interrupts,
+	&pd_format_irq_affinity,
+	&pd_format_cpufreq,
 	&pd_format_proc_net_snmp,
 	&pd_format_nstat,
 	&pd_format_nvme_subsys,

@@ -47,6 +47,9 @@ enum pd_lever_kind {
 	PD_LEVER_PORT_SPEED,	/* an Ethernet port at speed_to Mb/s */
 	PD_LEVER_MRRS,		/* MaxReadReq of a card's functions ->
 				 * mrrs_to: completions on a transmit path */
+	PD_LEVER_CPU_FREQ,	/* the CPUs' frequency cap lifted: the CPU
+				 * ceiling rises by share_lo..share_hi
+				 * while the CPU binds */
 };
 
 struct pd_lever {
@@ -62,7 +65,8 @@ struct pd_lever {
 	const char *cores;		/* IOMMU: "Cortex-X925" */
 	double f_self, f_incl;		/* IOMMU: busy share in invalidation */
 	double busy;			/* IOMMU: busy share of those cores */
-	double share_lo, share_hi;	/* EFFICIENCY, SW_GSO: fraction gained */
+	double share_lo, share_hi;	/* EFFICIENCY, SW_GSO, CPU_FREQ:
+					 * fraction gained */
 	const struct pd_netdev *netdev;	/* SW_GSO: the physical NIC;
 					 * PORT_SPEED: the port's netdev */
 	int speed_to;			/* PORT_SPEED: Mb/s */

@@ -47,6 +47,9 @@ enum pd_have {
 	PD_HAVE_TCP_COUNTERS = 1u << 18, /* two timed TCP counter snapshots */
 	PD_HAVE_NVME = 1u << 19,	/* nvme list-subsys: fabric paths */
 	PD_HAVE_IPADDR = 1u << 20,	/* ip addr: the host's addresses */
+	PD_HAVE_IRQ = 1u << 21,		/* NIC queue interrupts with their
+					 * affinity or counts */
+	PD_HAVE_CPUFREQ = 1u << 22,	/* cpufreq or powercap values */
 	PD_HAVE_RXQ = 1u << 23,		/* per-queue rx bytes, two timed snapshots */
 	PD_HAVE_LINK_MODES = 1u << 24,	/* ethtool IF link mode lists */
 };
@@ -622,6 +625,98 @@ struct pd_softnet {
 	struct pd_softnet_snap snap[2];
 	unsigned n;
 };
+/* Interrupts and CPU frequency: /proc/interrupts snapshots, each IRQ's
+ * affinity (/proc/irq/N/smp_affinity_list, effective_affinity_list, or
+ * their hex masks), cpufreq policies, powercap zones and thermal zones.
+ * Counts are per CPU column of one snapshot: col_cpu maps a column to
+ * its CPU number (the header names them; offline CPUs have none). */
+#define PD_IRQ_ROWS 8192		/* interrupt rows kept per snapshot */
+#define PD_IRQ_NUM_MAX 65536		/* IRQ numbers with an affinity */
+#define PD_CPUMASK_WORDS (PD_MAX_CPUS / 64)
+
+struct pd_irq_row {
+	unsigned irq;
+	const char *chip;		/* "IR-PCI-MSI", "ITS-MSI", "GICv3";
+					 * NULL for a row with no columns */
+	const char *hwirq;		/* "524288-edge", "0-edge"; NULL */
+	const char *name;		/* "mlx5_comp3@pci:0000:01:00.0" */
+	char bdf[16];			/* from "@pci:BDF" or the chip's
+					 * "-0000:02:00.0"; "" none */
+	uint64_t *count;		/* [n_col of its snapshot] */
+	uint64_t total;
+	struct pd_evidence ev;
+};
+
+struct pd_irq_snap {
+	int64_t time;			/* unix seconds; -1 unknown */
+	const char *member;
+	unsigned n_col;
+	uint16_t *col_cpu;		/* [n_col]: CPU number of a column */
+	struct pd_irq_row *rows;	/* [n_rows], in file order */
+	unsigned n_rows;
+};
+
+/* One IRQ's affinity: CPU bitmaps of PD_CPUMASK_WORDS words each. */
+struct pd_irq_aff {
+	struct pd_irq_aff *next;	/* in the order first read */
+	unsigned irq;
+	uint64_t *smp, *eff;		/* NULL: not read */
+	unsigned n_smp, n_eff;		/* CPUs set */
+	struct pd_evidence ev_smp, ev_eff;
+};
+
+struct pd_interrupts {
+	struct pd_irq_snap snap[2];	/* first, last by time (n of them) */
+	unsigned n;
+	struct pd_irq_aff *aff;
+	unsigned n_aff;
+	struct pd_irq_aff **aff_of;	/* [PD_IRQ_NUM_MAX]; NULL: none */
+};
+
+/* A cpufreq policy (/sys/devices/system/cpu/cpufreq/policyN) or a
+ * CPU's own directory (cpuN/cpufreq); frequencies in kHz, -1 unknown. */
+struct pd_cpufreq {
+	struct pd_cpufreq *next;	/* in the order first read */
+	bool policy;			/* policyN, else cpuN */
+	unsigned num;
+	int64_t scaling_max, scaling_min, cpuinfo_max, cur;
+	const char *governor, *driver;	/* NULL unknown */
+	uint64_t *cpus;			/* affected_cpus or related_cpus */
+	struct pd_evidence ev_smax, ev_cmax, ev_cur, ev_gov;
+};
+
+#define PD_POWERCAP_CONSTRAINTS 4
+
+struct pd_powercap_constraint {
+	const char *name;		/* "long_term", "short_term" */
+	int64_t limit_uw, max_uw;	/* -1 unknown; max 0: none given */
+	struct pd_evidence ev_limit, ev_max;
+};
+
+/* A powercap zone (/sys/class/powercap/ZONE) or a thermal zone. */
+struct pd_powercap {
+	struct pd_powercap *next;	/* in the order first read */
+	const char *zone;		/* "intel-rapl:0", "thermal_zone3" */
+	bool thermal;
+	const char *name;		/* powercap name, thermal type */
+	int enabled;			/* -1 unknown */
+	int64_t temp_mc;		/* thermal: millidegrees; INT64_MIN */
+	struct pd_powercap_constraint c[PD_POWERCAP_CONSTRAINTS];
+	struct pd_evidence ev_name, ev_temp;
+};
+
+struct pd_cpufreq_set {
+	struct pd_cpufreq *list;
+	unsigned n;
+	struct pd_cpufreq **of;		/* [2 * PD_MAX_CPUS]: cpuN, policyN */
+	struct pd_powercap *zones;
+	unsigned n_zones;
+	/* intel_pstate's max_perf_pct (a cap on every CPU, in % of its
+	 * maximum performance); 0 unknown (the kernel keeps it above 0) */
+	int max_perf_pct;
+	struct pd_evidence ev_max_perf;
+};
+
 /* The host's TCP counters (/proc/net/snmp, nstat -az): since-boot
  * totals of one snapshot; a host keeps its first and last by time. */
 struct pd_tcpstat {
@@ -771,6 +866,8 @@ struct pd_host {
 	unsigned n_nvme;
 	struct pd_ipaddr *ipaddrs;	/* ip addr */
 	unsigned n_ipaddrs;
+	struct pd_interrupts irqs;	/* /proc/interrupts, IRQ affinity */
+	struct pd_cpufreq_set freq;	/* cpufreq, powercap, thermal */
 };
 
 struct pd_model {

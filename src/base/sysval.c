@@ -1,4 +1,5 @@
 /* sysfs and procfs values: listing lines, one-value files, CPU lists. */
+#include <stdio.h>
 #include <string.h>
 #include "base/sysval.h"
 #include "pathdoctor/format.h"
@@ -21,6 +22,37 @@ pd_sysval_split(const char *line, struct pd_span *path, struct pd_span *val)
 	    val->p[val->n - 1] == ' ' || val->p[val->n - 1] == '\t'))
 		val->n--;
 	return true;
+}
+
+bool
+pd_sysval_split_known(const char *line, const char *const *patterns,
+    size_t n, struct pd_span *path, struct pd_span *val)
+{
+	const char *end;
+
+	if (!pd_sysval_split(line, path, val))
+		return false;
+	for (end = path->p + path->n; *end && *end != ' ' && *end != '\t';)
+		end++;
+	/* from the right: a value holds no '/', so a star of a pattern
+	 * cannot take the value's start for the last component */
+	for (const char *c = end; c > path->p + path->n - 1; c--) {
+		if (*c != ':')
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			if (!pd_sysval_match(line, (size_t)(c - line),
+			    patterns[i], NULL))
+				continue;
+			*path = (struct pd_span){ line, (size_t)(c - line) };
+			*val = (struct pd_span){ c + 1, strlen(c + 1) };
+			while (val->n && (val->p[val->n - 1] == '\r' ||
+			    val->p[val->n - 1] == ' ' ||
+			    val->p[val->n - 1] == '\t'))
+				val->n--;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* Matches s[0..n) against the whole of pat; '*' is one or more bytes
@@ -205,4 +237,42 @@ pd_cpumask_parse(const char *s, size_t len, uint64_t *bits, unsigned nbits,
 	if (n_set)
 		*n_set = count;
 	return true;
+}
+
+static bool
+bit_at(const uint64_t *bits, unsigned i)
+{
+	return (bits[i / 64] >> (i % 64)) & 1u;
+}
+
+void
+pd_cpulist_format(const uint64_t *bits, unsigned nbits, char *out,
+    size_t cap)
+{
+	size_t len = 0;
+
+	if (!cap)
+		return;
+	out[0] = '\0';
+	for (unsigned i = 0; i < nbits; i++) {
+		unsigned j = i;
+		char run[32];
+		int k;
+
+		if (!bit_at(bits, i))
+			continue;
+		while (j + 1 < nbits && bit_at(bits, j + 1))
+			j++;
+		k = j > i ? snprintf(run, sizeof(run), "%s%u-%u", len ? "," :
+		    "", i, j) : snprintf(run, sizeof(run), "%s%u", len ? "," :
+		    "", i);
+		if (len + (size_t)k + 4 > cap) {
+			if (len + 4 <= cap)
+				memcpy(out + len, "...", 4);
+			return;
+		}
+		memcpy(out + len, run, (size_t)k + 1);
+		len += (size_t)k;
+		i = j;
+	}
 }

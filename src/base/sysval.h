@@ -28,6 +28,16 @@ struct pd_span {
 bool pd_sysval_split(const char *line, struct pd_span *path,
     struct pd_span *val);
 
+/* Like pd_sysval_split for paths that hold colons themselves
+ * ("/sys/class/powercap/intel-rapl:0/name:package-0", "/proc/irq/141/
+ * 0000:07:00.0-0/../smp_affinity_list:0"): splits at the colon whose
+ * path before it matches one of the n patterns (as
+ * pd_sysval_match), trying the last colon before a blank first (values
+ * of these files hold no colon, and a pattern's star could take a
+ * value's start as part of a file name); false when none matches. */
+bool pd_sysval_split_known(const char *line, const char *const *patterns,
+    size_t n, struct pd_span *path, struct pd_span *val);
+
 /* Matches the end of path against pattern ("sys/class/nvme-subsystem/
  * * /iopolicy" without the blanks): the match must begin at the start
  * of path or after a '/', so "/sys/...", "sos/sys/..." and "sys/..." all
@@ -54,5 +64,10 @@ bool pd_cpulist_parse(const char *s, size_t len, uint64_t *bits,
  * ("00000000,0000000f": 32-bit groups, most significant first). */
 bool pd_cpumask_parse(const char *s, size_t len, uint64_t *bits,
     unsigned nbits, unsigned *n_set);
+
+/* A bitmap of nbits CPUs as the kernel's list form ("0-3,8") into out
+ * (cap bytes, cut with "..." when longer); "" for none. */
+void pd_cpulist_format(const uint64_t *bits, unsigned nbits, char *out,
+    size_t cap);
 
 #endif

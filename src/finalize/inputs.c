@@ -174,6 +174,22 @@ has_ipaddr(const struct pd_host *h)
 	return h->ipaddrs != NULL;
 }
 
+/* /proc/interrupts read: its rows name the queues and their counts
+ * say where they ran (since boot with one snapshot); the affinity
+ * files refine it but cannot name a queue alone */
+static bool
+has_irq(const struct pd_host *h)
+{
+	return h->irqs.n > 0;
+}
+
+static bool
+has_cpufreq(const struct pd_host *h)
+{
+	return h->freq.list != NULL || h->freq.zones != NULL ||
+	    h->freq.max_perf_pct > 0;
+}
+
 /* name: the input in --dump-model ("pcie-link").  what: the input,
  * before the formats' collect texts ("PCI devices: lspci -vv output").
  * text: the whole request, for inputs that joins derive from several
@@ -222,6 +238,12 @@ static const struct input {
 	    "(ethtool-S/IF@UNIX-SECONDS.txt) of a driver that prints them "
 	    "(mlx5 rxN_bytes, ice/ixgbe/igb/virtio_net rx_queue_N_bytes, i40e "
 	    "rx-N.bytes, bnxt_en per ring, ena queue_N_rx_bytes)", nd_rxq),
+	HOST(PD_HAVE_IRQ, "irq", NULL, "the NIC queues' interrupts: "
+	    "/proc/interrupts twice some seconds apart, with their times, "
+	    "and each IRQ's smp_affinity_list and effective_affinity_list "
+	    "(pathdoctor-collect)", has_irq),
+	HOST(PD_HAVE_CPUFREQ, "cpufreq", "CPU frequency and power limits",
+	    NULL, has_cpufreq),
 	NETDEV(PD_HAVE_PAUSE, "pause", "pause settings", NULL, nd_pause),
 	NETDEV(PD_HAVE_IPLINK, "ip-link", "interfaces", NULL, nd_iplink),
 	NETDEV(PD_HAVE_LINK_MODES, "link-modes", "Ethernet link modes",

@@ -105,7 +105,7 @@ on_path(const struct path *p, const struct pd_lever *lv)
 			if (p->pf[i].nd == lv->netdev)
 				return true;
 	return !lv->netdev && (lv->kind == PD_LEVER_IOMMU_LAZY ||
-	    lv->kind == PD_LEVER_EFFICIENCY);
+	    lv->kind == PD_LEVER_EFFICIENCY || lv->kind == PD_LEVER_CPU_FREQ);
 }
 
 static void
@@ -197,6 +197,33 @@ pd_path_decide(struct path *p)
 	    "under the load)");
 }
 
+/* A lifted frequency cap widens only a CPU that binds the path.  Where
+ * the hardware or software segmentation binds, it stays a step that
+ * gains nothing; where the evidence shows nothing binding, the fix
+ * leaves the ladder and keeps its own gain, at the rule's lower
+ * confidence for a path not known to be CPU-bound. */
+static void
+keep_cpu_freq(struct path *p)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < p->n_fix; i++) {
+		struct pd_finding *f = p->fix[i].f;
+
+		if (f->lever.kind == PD_LEVER_CPU_FREQ &&
+		    p->binds == BIND_UNKNOWN) {
+			f->lever.kind = PD_LEVER_NONE;
+			f->confidence = f->confidence > 30 ? 30 : f->confidence;
+			f->confidence_note = "nothing in the bundle shows what "
+			    "binds this host's main path (the CPU or something "
+			    "else), so the fix may gain nothing there";
+			continue;
+		}
+		p->fix[n++] = p->fix[i];
+	}
+	p->n_fix = n;
+}
+
 /* A NIC of the host's own: a card that is not a virtual machine's
  * emulated device (a guest's path belongs to its host). */
 static bool
@@ -240,5 +267,6 @@ pd_path_build(struct path *p, const struct pd_host *h,
 	p->polling = polling(h);
 	collect_fixes(p, fs);
 	pd_path_decide(p);
+	keep_cpu_freq(p);
 	return true;
 }

@@ -100,6 +100,11 @@ lever_text(const struct path *p, const struct pd_lever *lv,
 		return pd_arena_printf(a, "returns %.0f to %.0f %% of the "
 		    "throughput where the hardware binds", 100 * lv->share_lo,
 		    100 * lv->share_hi);
+	case PD_LEVER_CPU_FREQ:
+		return pd_arena_printf(a, "the cores' full frequency raises "
+		    "what the CPU carries while it binds by %.0f to %.0f %% "
+		    "(the ratio of the frequencies for work that scales with "
+		    "the clock)", 100 * lv->share_lo, 100 * lv->share_hi);
 	case PD_LEVER_SW_GSO:
 		return pd_arena_printf(a, "without software segmentation the "
 		    "flow runs until %s binds; expected: the measured +%.0f %% "
@@ -154,6 +159,9 @@ fix_label(struct pd_arena *a, const struct pd_finding *f)
 	case PD_LEVER_PORT_SPEED:
 		return pd_arena_printf(a, "%s linked at %d Mb/s",
 		    lv->netdev->name, lv->speed_to);
+	case PD_LEVER_CPU_FREQ:
+		return pd_arena_printf(a, "the CPU frequency cap lifted on %s",
+		    f->subject);
 	case PD_LEVER_EFFICIENCY:
 	case PD_LEVER_NONE:
 		break;

@@ -307,9 +307,24 @@ attainment(const struct path *p, enum est e)
 	return a > 1 ? 1 : a;
 }
 
+/* A lifted frequency cap scales what the binding CPU carries by up to
+ * the ratio of the frequencies (share_hi = ratio - 1, a CPU-bound path
+ * whose work scales with the clock); share_lo where memory stalls do
+ * not scale. */
+static double
+freq(const struct path *p, unsigned mask, int which, enum est e_fix)
+{
+	int i;
+
+	if (!kind_applied(p, mask, PD_LEVER_CPU_FREQ, &i))
+		return 1;
+	return 1 + share(p->fix[i].lv, est_of(which, (unsigned)i, e_fix));
+}
+
 /* The CPU's ceiling: the observed throughput while it binds; after the
  * IOMMU fix at least the Amdahl bound of the invalidation share, and
- * no longer a ceiling once contention was at work. */
+ * no longer a ceiling once contention was at work; a lifted frequency
+ * cap scales it. */
 static double
 cpu(const struct path *p, unsigned mask, int which, enum est e_fix)
 {
@@ -317,15 +332,17 @@ cpu(const struct path *p, unsigned mask, int which, enum est e_fix)
 
 	if (p->binds != BIND_CPU)
 		return INFINITY;
+	double f = freq(p, mask, which, e_fix);
+
 	if (!kind_applied(p, mask, PD_LEVER_IOMMU_LAZY, &i))
-		return p->observed;
+		return p->observed * f;
 	const struct pd_lever *lv = p->fix[i].lv;
 	enum est e = est_of(which, (unsigned)i, e_fix);
 
 	if (e == EST_LO)
-		return p->observed * pd_amdahl(lv->f_self);
+		return p->observed * pd_amdahl(lv->f_self) * f;
 	if (e == EST_EXP && lv->f_self < CONTENTION_SHARE)
-		return p->observed * pd_amdahl(lv->f_incl);
+		return p->observed * pd_amdahl(lv->f_incl) * f;
 	return INFINITY;
 }
 

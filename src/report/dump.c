@@ -2,6 +2,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include "base/gain.h"
+#include "base/sysval.h"
 #include "decode/capture.h"
 #include "finalize/counters.h"
 #include "finalize/finalize.h"
@@ -447,6 +448,68 @@ dump_nvme(FILE *out, struct pd_arena *a, const struct pd_host *h)
 		fprintf(out, "  ipaddr %s: %s\n", D(x->ifname), D(x->text));
 }
 
+/* Interrupt snapshots (the rows of PCI devices), affinities, cpufreq
+ * policies, powercap and thermal zones. */
+static void
+dump_irq_freq(FILE *out, struct pd_arena *a, const struct pd_host *h)
+{
+	char l1[128], l2[128];
+
+	for (unsigned i = 0; i < h->irqs.n; i++) {
+		const struct pd_irq_snap *s = &h->irqs.snap[i];
+
+		fprintf(out, "  interrupts %s %s", i == 0 ? "first" : "last",
+		    D(s->member));
+		if (s->time >= 0)
+			fprintf(out, " at %" PRId64, s->time);
+		fprintf(out, ": %u CPU columns, %u rows\n", s->n_col, s->n_rows);
+		for (unsigned r = 0; r < s->n_rows && i == h->irqs.n - 1; r++)
+			if (s->rows[r].bdf[0])
+				fprintf(out, "    irq %u %s (%s) total %" PRIu64
+				    "\n", s->rows[r].irq, s->rows[r].name ?
+				    D(s->rows[r].name) : "-", s->rows[r].bdf,
+				    s->rows[r].total);
+	}
+	for (const struct pd_irq_aff *f = h->irqs.aff; f; f = f->next) {
+		l1[0] = l2[0] = '\0';
+		if (f->smp)
+			pd_cpulist_format(f->smp, PD_MAX_CPUS, l1, sizeof(l1));
+		if (f->eff)
+			pd_cpulist_format(f->eff, PD_MAX_CPUS, l2, sizeof(l2));
+		fprintf(out, "  irq %u affinity %s effective %s\n", f->irq,
+		    f->smp ? l1 : "-", f->eff ? l2 : "-");
+	}
+	for (const struct pd_cpufreq *f = h->freq.list; f; f = f->next) {
+		l1[0] = '\0';
+		if (f->cpus)
+			pd_cpulist_format(f->cpus, PD_MAX_CPUS, l1, sizeof(l1));
+		fprintf(out, "  cpufreq %s%u: scaling_max %" PRId64 " kHz, "
+		    "cpuinfo_max %" PRId64 ", cur %" PRId64 ", governor %s, "
+		    "driver %s, cpus %s\n", f->policy ? "policy" : "cpu",
+		    f->num, f->scaling_max, f->cpuinfo_max, f->cur,
+		    f->governor ? D(f->governor) : "-",
+		    f->driver ? D(f->driver) : "-", f->cpus ? l1 : "-");
+	}
+	if (h->freq.max_perf_pct > 0)
+		fprintf(out, "  intel_pstate max_perf_pct %d\n",
+		    h->freq.max_perf_pct);
+	for (const struct pd_powercap *z = h->freq.zones; z; z = z->next) {
+		fprintf(out, "  %s %s (%s)", z->thermal ? "thermal" :
+		    "powercap", D(z->zone), z->name ? D(z->name) : "-");
+		if (z->thermal && z->temp_mc != INT64_MIN)
+			fprintf(out, " temp %" PRId64 " millidegrees C", z->temp_mc);
+		if (!z->thermal)
+			fprintf(out, " enabled %d", z->enabled);
+		for (unsigned k = 0; k < PD_POWERCAP_CONSTRAINTS; k++)
+			if (z->c[k].limit_uw >= 0 || z->c[k].max_uw >= 0)
+				fprintf(out, ", constraint %u %s limit %"
+				    PRId64 " uW max %" PRId64, k, z->c[k].name ?
+				    D(z->c[k].name) : "-", z->c[k].limit_uw,
+				    z->c[k].max_uw);
+		fputc('\n', out);
+	}
+}
+
 static void
 dump_host(FILE *out, struct pd_arena *a, const struct pd_host *h)
 {
@@ -572,6 +635,7 @@ dump_host(FILE *out, struct pd_arena *a, const struct pd_host *h)
 		    sum[2]);
 	}
 	dump_nvme(out, a, h);
+	dump_irq_freq(out, a, h);
 	for (const struct pd_kv *kv = h->sysctl; kv; kv = kv->next)
 		fprintf(out, "  sysctl %s = %s\n", D(kv->key),
 		    D(kv->val));

@@ -22,6 +22,7 @@
 #include "pathdoctor/status.h"
 #include "rules/nic_counters.h"
 #include "rules/nic_link.h"
+#include "rules/nic_irq.h"
 #include "rules/nic_queues.h"
 #include "rules/pf_use.h"
 
@@ -827,6 +828,16 @@ static const struct pd_rule rules[] = {
 		.links = link_below_links,
 		.needs = PD_HAVE_LINK_MODES,
 		.check = pd_check_link_below,
+	},
+	{
+		.id = "nic.irq-affinity",
+		.title = "NIC queue interrupts on slow cores, a remote NUMA "
+		    "node, or all on one CPU",
+		.doc = pd_nic_irq_affinity_doc,
+		.physical = true,
+		.links = pd_nic_irq_affinity_links,
+		.needs = PD_HAVE_IRQ | PD_HAVE_NETDEV_PCI,
+		.check = pd_check_irq_affinity,
 	},
 };
 

@@ -11,6 +11,7 @@ extern const struct pd_rule_group pd_rules_tcp;
 extern const struct pd_rule_group pd_rules_workload;
 extern const struct pd_rule_group pd_rules_net;
 extern const struct pd_rule_group pd_rules_nvme;
+extern const struct pd_rule_group pd_rules_cpu;
 
 const struct pd_rule_group *const pd_rule_groups[] = {
 	&pd_rules_iommu,
@@ -20,6 +21,7 @@ const struct pd_rule_group *const pd_rule_groups[] = {
 	&pd_rules_workload,
 	&pd_rules_net,
 	&pd_rules_nvme,
+	&pd_rules_cpu,
 	NULL,
 };
 

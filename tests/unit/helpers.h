@@ -106,6 +106,7 @@ int test_group_hostile(void);
 int test_group_diff(void);
 int test_group_wrap(void);
 int test_group_softnet(void);
+int test_group_irqcpu(void);
 int test_group_sysval(void);
 int test_group_snmp(void);
 int test_group_nvme(void);

@@ -16,6 +16,7 @@ main(void)
 	failed += test_group_bundle();
 	failed += test_group_nic();
 	failed += test_group_softnet();
+	failed += test_group_irqcpu();
 	failed += test_group_sysval();
 	failed += test_group_capture();
 	failed += test_group_profile();

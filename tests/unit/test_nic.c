@@ -793,7 +793,7 @@ test_guest_not_applicable(void **state)
 		assert_ptr_equal(n->host, g);
 		guest_na++;
 	}
-	assert_int_equal(guest_na, 9);	/* with nvme.paths-per-pf */
+	assert_int_equal(guest_na, 11);	/* with nvme.paths-per-pf */
 	parsed_free(&p);
 }
 
