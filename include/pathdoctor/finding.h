@@ -54,6 +54,9 @@ enum pd_lever_kind {
 
 struct pd_lever {
 	enum pd_lever_kind kind;
+	/* the fix as an action on the ladder ("LRO on nic2"); NULL: the
+	 * kind says it (EFFICIENCY levers should set it) */
+	const char *label;
 	const struct pd_card *card;	/* MPS, MRRS, ALL_PFS, PFS, LINK_TRAIN */
 	unsigned pf_mask;		/* PFS: bit i is card->pfs[i] */
 	const struct pd_pcidev *dev;	/* MPS, MRRS, LINK_TRAIN: the link's

@@ -135,6 +135,8 @@ fix_label(struct pd_arena *a, const struct pd_finding *f)
 	const struct pd_lever *lv = &f->lever;
 	char ln[32];
 
+	if (lv->label)
+		return lv->label;
 	switch (lv->kind) {
 	case PD_LEVER_IOMMU_LAZY:
 		return "lazy IOMMU invalidation, iommu.strict=0";

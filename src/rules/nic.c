@@ -356,7 +356,9 @@ lro_finding(const struct pd_rule *self, const struct pd_host *h,
 	f->gain_hi = 20;
 	if (!blocker)
 		f->lever = (struct pd_lever){ .kind = PD_LEVER_EFFICIENCY,
-			.netdev = v[0], .share_lo = 0, .share_hi = 0.02 };
+			.netdev = v[0], .share_lo = 0, .share_hi = 0.02,
+			.label = pd_arena_printf(out->arena, "LRO on %s",
+			    subject) };
 	f->gain_basis = "measured in a comparable case: GB10 with ConnectX-7, "
 	    "LRO on gave about +2 % to the kernel NVMe/TCP initiator and "
 	    "nothing measurable to SPDK";

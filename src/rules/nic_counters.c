@@ -235,7 +235,9 @@ imbalance_finding(const struct pd_rule *self, const struct pd_host *h,
 	    "network configuration";
 	imbalance_fix(out, f, nd, sp);
 	f->lever = (struct pd_lever){ .kind = PD_LEVER_EFFICIENCY,
-		.netdev = nd, .share_lo = 0, .share_hi = loss * w };
+		.netdev = nd, .share_lo = 0, .share_hi = loss * w,
+		.label = pd_arena_printf(out->arena, "%s's flows spread evenly "
+		    "over its receive queues", nd->name) };
 	f->verify = pd_arena_printf(out->arena, "Under the same load the "
 	    "per-queue byte counters of %s climb at similar rates.\n"
 	    "watch -n1 \"ethtool -S %s | grep bytes\"", nd->name, nd->name);

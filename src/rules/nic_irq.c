@@ -734,7 +734,9 @@ judge(const struct pd_rule *self, struct view *v, struct pd_findings *out)
 	f->risk_note = "pinned interrupts no longer follow a CPU going "
 	    "offline or busy; irqbalance, when kept, must not move them back";
 	f->lever = (struct pd_lever){ .kind = PD_LEVER_EFFICIENCY,
-		.netdev = v->q[0].nd, .share_lo = 0, .share_hi = share };
+		.netdev = v->q[0].nd, .share_lo = 0, .share_hi = share,
+		.label = pd_arena_printf(a, "the queue interrupts of %s on "
+		    "CPUs %s", f->subject, cpus_text(a, t)) };
 	fix_lines(out, f, v, t, nt);
 	f->verify = pd_arena_printf(a, "The queues' interrupt counts now "
 	    "rise on CPUs %s only (compare two readings some seconds "

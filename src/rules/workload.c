@@ -283,6 +283,8 @@ in_flight_gain(struct pd_findings *out, struct pd_finding *f, bool spdk,
     int total)
 {
 	f->lever.kind = PD_LEVER_EFFICIENCY;
+	f->lever.label = pd_arena_printf(out->arena, "about %d reads in flight "
+	    "instead of %d", spdk ? SPDK_BEST : KERNEL_BEST, total);
 	f->risk = PD_RISK_LOW;
 	f->risk_note = "fewer reads in flight can underfill a path with more "
 	    "latency than this one (a longer or congested network): compare "
