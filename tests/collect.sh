@@ -216,21 +216,24 @@ for shell in dash "busybox sh"; do
 		"$bin" -f json "$out" >"$tmp/report.json" 2>"$tmp/err" </dev/null
 		ran "collect $sh_name $ifname" $? "$tmp/err" || continue
 		python3 - "$sh_name" "$ifname" "$tmp/list" "$tmp/report.json" \
-		    <<'PY' ||
+		    "$tmp/$sh_name-$ifname.manifest" <<'PY' ||
 import json, sys
-name, ifname, listing, report = sys.argv[1:5]
+name, ifname, listing, report, manifest_path = sys.argv[1:6]
 files = [l.strip().split("/", 1)[1] for l in open(listing) if "/" in l
          and not l.strip().endswith("/")]
 r = json.load(open(report))
 problems = []
 for part in ("manifest.txt", "uname.txt", "cmdline.txt", "cpuinfo.txt",
              "lscpu.txt", "lspci-vv.txt", "lspci-tv.txt", "sysctl.txt",
-             "ip-link.txt", "ethtool/%s.txt" % ifname,
+             "ip-link.txt", "ip-addr.txt", "irq-affinity.txt",
+             "ethtool/%s.txt" % ifname,
              "ethtool-i/%s.txt" % ifname, "ethtool-k/%s.txt" % ifname,
              "pcap/%s.pcap" % ifname):
     if part not in files:
         problems.append("no " + part)
-for kind in ("ethtool-S/%s@" % ifname, "netdev-stats/%s@" % ifname):
+for kind in ("ethtool-S/%s@" % ifname, "netdev-stats/%s@" % ifname,
+             "softnet-stat/softnet_stat@", "interrupts/interrupts@",
+             "proc-snmp/snmp@"):
     if sum(1 for f in files if f.startswith(kind)) < 2:
         problems.append("fewer than two " + kind + " snapshots")
 for m in r["members"]:
@@ -248,6 +251,13 @@ if moved <= 0:
     problems.append("%s's kernel counters did not move" % ifname)
 if not any(h.get("collector") for h in r["hosts"]):
     problems.append("the manifest was not read")
+# veth may answer ethtool -g and -l with "Operation not supported": a
+# failed run, recorded in the manifest instead of a member
+runs = [l.split("\t") for l in open(manifest_path) if l.startswith("run\t")]
+for fmt in ("ethtool-g", "ethtool-l"):
+    if not any(r_[3] == fmt and r_[4] == "%s/%s.txt" % (fmt, ifname)
+               for r_ in runs if len(r_) > 4):
+        problems.append("no %s run for %s in the manifest" % (fmt, ifname))
 if problems:
     print("not ok collect %s %s: %s" % (name, ifname,
                                        "; ".join(problems[:6])))

@@ -14,7 +14,7 @@ static const char *const command_dirs[] = {
 	"sos_commands", "proc", "sys", "etc", "boot", "var", "commands",
 	"cmd", "ethtool", "pci", "networking", "kernel", "hardware",
 	"processor", "captures", "pcaps", "perf", "profiles", "cpu",
-	"uname", "workload", "nvme", NULL,
+	"uname", "workload", "nvme", "sysfs", NULL,
 };
 
 static bool
