@@ -796,6 +796,9 @@ struct pd_nvme_subsys *pd_host_nvme_subsys(struct pd_host *h,
  * a path listed again (text and JSON of one host) is the same one. */
 struct pd_nvme_path *pd_nvme_subsys_path(struct pd_nvme_subsys *s,
     struct pd_arena *a, const char *ctrl);
+/* How finalize joined a path to its netdev ("host_iface", "host
+ * address", "subnet"); NULL when it did not. */
+const char *pd_nvme_join_name(enum pd_nvme_join j);
 /* A new address at the end of the host's list (NULL at the bound). */
 struct pd_ipaddr *pd_host_ipaddr(struct pd_host *h, struct pd_arena *a);
 /* Parses an address ("10.0.0.1", "fe80::1", "fe80::1%nic2"): family 4

@@ -95,3 +95,19 @@ pd_ip_in_prefix(const uint8_t *a, const uint8_t *b, unsigned family,
 	}
 	return true;
 }
+
+const char *
+pd_nvme_join_name(enum pd_nvme_join j)
+{
+	switch (j) {
+	case PD_NVME_JOIN_IFACE:
+		return "host_iface";
+	case PD_NVME_JOIN_ADDR:
+		return "host address";
+	case PD_NVME_JOIN_SUBNET:
+		return "subnet";
+	case PD_NVME_JOIN_NONE:
+		break;
+	}
+	return NULL;
+}

@@ -412,13 +412,6 @@ dump_workload(FILE *out, struct pd_arena *a, const struct pd_workload *w)
 		dump_wl_job(out, a, w->total);
 }
 
-static const char *
-join_name(enum pd_nvme_join j)
-{
-	return j == PD_NVME_JOIN_IFACE ? "host_iface" : j == PD_NVME_JOIN_ADDR ?
-	    "host address" : j == PD_NVME_JOIN_SUBNET ? "subnet" : "none";
-}
-
 #define OR_DASH(s) ((s) ? D(s) : "-")
 
 static void
@@ -439,7 +432,8 @@ dump_nvme(FILE *out, struct pd_arena *a, const struct pd_host *h)
 			    OR_DASH(p->host_iface), OR_DASH(p->state),
 			    OR_DASH(p->ana));
 			fprintf(out, "; netdev %s by %s%s%s\n", p->nd ?
-			    D(p->nd->name) : "-", join_name(p->join),
+			    D(p->nd->name) : "-", pd_nvme_join_name(p->join) ?
+			    pd_nvme_join_name(p->join) : "none",
 			    p->join_what ? " " : "", p->join_what ?
 			    D(p->join_what) : "");
 		}

@@ -14,7 +14,8 @@ json_t *pd_json_evidence(const struct pd_evidence *ev);
 /* The string, or JSON null for NULL (pd_json_str gives no value). */
 json_t *pd_json_str_or_null(const char *s);
 json_t *pd_json_finding(const struct pd_finding *f, struct pd_arena *a);
-/* "softnet" and "tcp_counters" of a host that has those snapshots. */
+/* "softnet", "tcp_counters" and "nvme_subsystems" of a host that has
+ * them. */
 void pd_json_stack_counters(json_t *host, const struct pd_host *h);
 json_t *pd_json_sizes(const struct pd_size_count *v, unsigned n);
 /* Writes root (and frees it) in the report's layout; -1 on a write

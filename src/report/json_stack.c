@@ -1,4 +1,5 @@
-/* The host's network-stack counters in the JSON report: the per-CPU
+/* The host's network-stack counters and NVMe paths in the JSON report:
+ * the per-CPU
  * receive backlog (/proc/net/softnet_stat) and TCP's sent and
  * retransmitted segments (/proc/net/snmp, nstat), as the rules read
  * them, so a machine reading the report sees the numbers behind
@@ -115,9 +116,57 @@ tcp_counters(json_t *host, const struct pd_host *h)
 	json_object_set_new(host, "tcp_counters", o);
 }
 
+static json_t *
+nvme_path(const struct pd_nvme_path *p)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "controller", pd_json_str_or_null(p->ctrl));
+	json_object_set_new(j, "transport", pd_json_str_or_null(p->transport));
+	json_object_set_new(j, "traddr", pd_json_str_or_null(p->traddr));
+	json_object_set_new(j, "trsvcid", pd_json_str_or_null(p->trsvcid));
+	json_object_set_new(j, "host_traddr",
+	    pd_json_str_or_null(p->host_traddr ? p->host_traddr : p->src_addr));
+	json_object_set_new(j, "host_iface", pd_json_str_or_null(p->host_iface));
+	json_object_set_new(j, "state", pd_json_str_or_null(p->state));
+	json_object_set_new(j, "ana", pd_json_str_or_null(p->ana));
+	json_object_set_new(j, "netdev", pd_json_str_or_null(p->nd ?
+	    p->nd->name : NULL));
+	json_object_set_new(j, "joined_by", pd_json_str_or_null(
+	    pd_nvme_join_name(p->join)));
+	return j;
+}
+
+/* "nvme_subsystems": nvme list-subsys with the iopolicy the kernel
+ * uses, each path with the interface finalize joined it to (and how),
+ * which nvme.multipath-iopolicy and nvme.paths-per-pf read. */
+static void
+nvme(json_t *host, const struct pd_host *h)
+{
+	json_t *arr;
+
+	if (!h->nvme)
+		return;
+	arr = json_array();
+	for (const struct pd_nvme_subsys *s = h->nvme; s; s = s->next) {
+		json_t *j = json_object(), *paths = json_array();
+
+		json_object_set_new(j, "name", pd_json_str_or_null(s->name));
+		json_object_set_new(j, "nqn", pd_json_str_or_null(s->nqn));
+		json_object_set_new(j, "iopolicy",
+		    pd_json_str_or_null(s->iopolicy));
+		for (const struct pd_nvme_path *p = s->paths; p; p = p->next)
+			json_array_append_new(paths, nvme_path(p));
+		json_object_set_new(j, "paths", paths);
+		json_array_append_new(arr, j);
+	}
+	json_object_set_new(host, "nvme_subsystems", arr);
+}
+
 void
 pd_json_stack_counters(json_t *host, const struct pd_host *h)
 {
 	softnet(host, h);
 	tcp_counters(host, h);
+	nvme(host, h);
 }
