@@ -20,9 +20,6 @@
 #include "pathdoctor/model.h"
 #include "pathdoctor/rule.h"
 #include "pathdoctor/status.h"
-#include "rules/nic_counters.h"
-#include "rules/nic_link.h"
-#include "rules/nic_irq.h"
 #include "rules/nic_queues.h"
 #include "rules/pf_use.h"
 
@@ -578,29 +575,6 @@ static const char *const tso_links[] = {
 	NULL,
 };
 
-static const char *const rxq_links[] = {
-	/* -S, -l, -n/-N rx-flow-hash, -x/-X */
-	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
-	/* RSS, indirection table, hash key */
-	"https://docs.kernel.org/networking/scaling.html",
-	NULL,
-};
-static const char *const drops_links[] = {
-	/* the standard counters and what drivers count as drops */
-	"https://docs.kernel.org/networking/statistics.html",
-	/* rx_out_of_buffer, rx_discards_phy, rx_crc_errors_phy, ... */
-	"https://docs.kernel.org/networking/device_drivers/ethernet/mellanox/mlx5/counters.html",
-	/* -S, -G, -A, -m, --show-fec */
-	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
-	NULL,
-};
-static const char *const link_below_links[] = {
-	/* ethtool IF: link modes, -s autoneg/speed/duplex, -r */
-	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
-	/* AutoNegotiation=, Advertise= */
-	"https://www.freedesktop.org/software/systemd/man/latest/systemd.link.html",
-	NULL,
-};
 
 static const struct pd_rule rules[] = {
 	{
@@ -726,120 +700,6 @@ static const struct pd_rule rules[] = {
 		.links = tso_links,
 		.needs = PD_HAVE_NIC_FEATURES,
 		.check = pd_check_tso_off,
-	},
-	{
-		.id = "nic.rx-queue-imbalance",
-		.title = "One receive queue carries far more than an even share",
-		.doc = "RSS hashes each flow onto one receive queue, served by "
-		    "one core; with few flows per queue the hash spreads them "
-		    "unevenly (20 flows on 20 queues: the busiest carries about "
-		    "3.2 on average, balls into bins), and where the flows run "
-		    "at one pace (NVMe/TCP multipath, striped reads) the "
-		    "busiest queue paces the rest.  Reads the per-queue byte "
-		    "counters of ethtool -S (mlx5 rxN_bytes, ice/ixgbe/igb/igc/"
-		    "virtio_net rx_queue_N_bytes, older ice rx-queue-N.rx_bytes, "
-		    "i40e/iavf rx-N.bytes, bnxt_en \"[N]: rx_ucast_bytes\" with "
-		    "mcast and bcast, ena queue_N_rx_bytes) between two timed "
-		    "snapshots, up to 512 queues.  Fires when the netdev "
-		    "receives 100 MB/s or more and its busiest queue carries at "
-		    "least 2x an even share over the channels ethtool -l "
-		    "configures (queues above them are left out), else over the "
-		    "queues that carried traffic.  Gain 0 to the reference loss "
-		    "scaled by the excess over even: GB10 with ConnectX-7 "
-		    "measured one link alone 14.8 GB/s and both 28.9 GB/s, 2.4 "
-		    "% below twice one link, likely from 80 connections hashed "
-		    "over four PFs' 20 queues (about 3.2x even at the busiest); "
-		    "loss = 2.4 % x (r-1)/(3.2-1), at most twice that and at "
-		    "most 1-1/r, weighted by the netdev's share of its card's "
-		    "received bytes.  On the ladder as a small efficiency step "
-		    "when the netdev is a PF of the host's main card.  Fix: "
-		    "more connections or queues, the RSS hash fields (ethtool "
-		    "-N IF rx-flow-hash tcp4 sdfn), the indirection table or "
-		    "key (ethtool -X).  Confidence 50 with ethtool -l, 40 "
-		    "without.",
-		.links = rxq_links,
-		.needs = PD_HAVE_RXQ,
-		.check = pd_check_rxq_imbalance,
-	},
-	{
-		.id = "nic.drops-by-rate",
-		.title = "NIC drop or error counters climbing between snapshots",
-		.doc = "The NIC's receive drop and error counters by class, "
-		    "through the per-driver alias table: out of buffer (no "
-		    "descriptor posted: mlx5 rx_out_of_buffer, ixgbe/igb/igc "
-		    "rx_no_buffer_count, i40e/ice rx_dropped, bnxt_en "
-		    "rx_total_discard_pkts, virtio_net rx_drops), missed (the "
-		    "NIC's FIFO overflowed: rx_missed_errors, r8169 rx_missed), "
-		    "port discards (mlx5 rx_discards_phy, i40e port.rx_dropped, "
-		    "ice rx_dropped.nic, bnxt_en rx_stat_discard), CRC/FCS "
-		    "errors (rx_crc_errors_phy, port.rx_crc_errors, "
-		    "rx_crc_errors.nic, rx_crc_errors and rx_align_errors, "
-		    "rx_fcs_err_frames) and length errors (length, undersize, "
-		    "oversize, fragments, jabber).  Each as a rate per second "
-		    "and per million packets received (rx_packets_phy, else "
-		    "rx_packets) between two timed snapshots; since-boot totals "
-		    "never fire.  A class fires when it counts 10 or more "
-		    "between the snapshots and: the buffer classes 10 per "
-		    "million packets or more, the wire classes (CRC, length) 1 "
-		    "per million or more (about 100x the IEEE 802.3 bit error "
-		    "ratio objective of 1e-12 for 1500-byte frames; mlx5's "
-		    "counter documentation: a CRC counter that increases at a "
-		    "high rate means checking the link quality); with no packet "
-		    "counter, 1 per second (nic.ring-size's rate).  Fix per "
-		    "class: rings and the receiving cores (out of buffer), pause "
-		    "frames and the PCIe link (missed, port discards), cabling, "
-		    "optics and FEC (CRC), matching MTUs (length).  Gain 0 to "
-		    "the dropped share of received packets, 1/(1-d/p): each "
-		    "drop is sent again.  Standalone, not on the ladder.  "
-		    "Confidence by class: 70 CRC, 60 buffer and length, 55 "
-		    "missed and port; 20 less without a packet rate.",
-		.links = drops_links,
-		.needs = PD_HAVE_NIC_STATS,
-		.check = pd_check_drops_by_rate,
-	},
-	{
-		.id = "nic.link-below-capability",
-		.title = "Ethernet port linked below what both ends support",
-		.doc = "A port autonegotiates the fastest mode both ends "
-		    "advertise; plain ethtool IF lists our supported and "
-		    "advertised modes and, where the driver reads them, the "
-		    "link partner's (each mode read by its speed, the leading "
-		    "number of 2500baseT/Full, and its duplex).  Fires when "
-		    "Speed is below the fastest mode our supported list and "
-		    "the partner's advertised list share (confidence 75), "
-		    "else below the fastest we support and advertise "
-		    "(confidence 45: the partner may do less; a module limits "
-		    "the advertised list, not the supported one), else below "
-		    "the fastest we support (30); or at half duplex where "
-		    "that mode is full duplex.  The fix follows the cause: "
-		    "autonegotiation off (ethtool -s IF autoneg on), the mode "
-		    "not advertised (ethtool -s IF autoneg on speed S duplex "
-		    "full), both ends offering it (the cable, the switch port "
-		    "or a PHY's downshift; ethtool -r IF).  Gain: TCP goodput "
-		    "at the MTU scales with the rate, realised where the port "
-		    "binds the path: a ladder step on the busiest card's path "
-		    "(the port's ceiling raised), else 0 to the rate ratio, "
-		    "capped by the PCIe link behind the port (a port behind a "
-		    "link that carries less gains nothing and says so).  Half "
-		    "duplex: +2.7 % (ACKs sharing the medium at MTU 1500) to "
-		    "+100 % (a load in both directions).  One finding per "
-		    "physical port (the PFs of a card with one function "
-		    "number link together); a link that is down or a virtual "
-		    "NIC without link modes is skipped.",
-		.physical = true,
-		.links = link_below_links,
-		.needs = PD_HAVE_LINK_MODES,
-		.check = pd_check_link_below,
-	},
-	{
-		.id = "nic.irq-affinity",
-		.title = "NIC queue interrupts on slow cores, a remote NUMA "
-		    "node, or all on one CPU",
-		.doc = pd_nic_irq_affinity_doc,
-		.physical = true,
-		.links = pd_nic_irq_affinity_links,
-		.needs = PD_HAVE_IRQ | PD_HAVE_NETDEV_PCI,
-		.check = pd_check_irq_affinity,
 	},
 };
 

@@ -1,5 +1,5 @@
-/* NIC counter rules read from ethtool -S snapshot pairs; their
- * descriptors are in nic.c's table.
+/* NIC counter rules read from ethtool -S snapshot pairs, a rule group of
+ * their own in the "nic" domain.
  *
  * nic.rx-queue-imbalance: RSS hashes each flow onto one receive queue,
  * and each queue is served by one core.  With few flows per queue the
@@ -249,7 +249,7 @@ imbalance_finding(const struct pd_rule *self, const struct pd_host *h,
 		pd_finding_evidence(f, &nd->ev_channels);
 }
 
-void
+static void
 pd_check_rxq_imbalance(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
 {
@@ -540,7 +540,7 @@ drop_finding(const struct pd_rule *self, const struct pd_host *h,
 		pd_finding_evidence(f, &pk->ev_last);
 }
 
-void
+static void
 pd_check_drops_by_rate(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
 {
@@ -562,3 +562,100 @@ pd_check_drops_by_rate(const struct pd_rule *self, const struct pd_host *h,
 		}
 	}
 }
+
+/* The documentation each rule rests on (struct pd_rule .links). */
+static const char *const rxq_links[] = {
+	/* -S, -l, -n/-N rx-flow-hash, -x/-X */
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
+	/* RSS, indirection table, hash key */
+	"https://docs.kernel.org/networking/scaling.html",
+	NULL,
+};
+static const char *const drops_links[] = {
+	/* the standard counters and what drivers count as drops */
+	"https://docs.kernel.org/networking/statistics.html",
+	/* rx_out_of_buffer, rx_discards_phy, rx_crc_errors_phy, ... */
+	"https://docs.kernel.org/networking/device_drivers/ethernet/mellanox/mlx5/counters.html",
+	/* -S, -G, -A, -m, --show-fec */
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
+	NULL,
+};
+
+static const struct pd_rule rules[] = {
+	{
+		.id = "nic.rx-queue-imbalance",
+		.title = "One receive queue carries far more than an even share",
+		.doc = "RSS hashes each flow onto one receive queue, served by "
+		    "one core; with few flows per queue the hash spreads them "
+		    "unevenly (20 flows on 20 queues: the busiest carries about "
+		    "3.2 on average, balls into bins), and where the flows run "
+		    "at one pace (NVMe/TCP multipath, striped reads) the "
+		    "busiest queue paces the rest.  Reads the per-queue byte "
+		    "counters of ethtool -S (mlx5 rxN_bytes, ice/ixgbe/igb/igc/"
+		    "virtio_net rx_queue_N_bytes, older ice rx-queue-N.rx_bytes, "
+		    "i40e/iavf rx-N.bytes, bnxt_en \"[N]: rx_ucast_bytes\" with "
+		    "mcast and bcast, ena queue_N_rx_bytes) between two timed "
+		    "snapshots, up to 512 queues.  Fires when the netdev "
+		    "receives 100 MB/s or more and its busiest queue carries at "
+		    "least 2x an even share over the channels ethtool -l "
+		    "configures (queues above them are left out), else over the "
+		    "queues that carried traffic.  Gain 0 to the reference loss "
+		    "scaled by the excess over even: GB10 with ConnectX-7 "
+		    "measured one link alone 14.8 GB/s and both 28.9 GB/s, 2.4 "
+		    "% below twice one link, likely from 80 connections hashed "
+		    "over four PFs' 20 queues (about 3.2x even at the busiest); "
+		    "loss = 2.4 % x (r-1)/(3.2-1), at most twice that and at "
+		    "most 1-1/r, weighted by the netdev's share of its card's "
+		    "received bytes.  On the ladder as a small efficiency step "
+		    "when the netdev is a PF of the host's main card.  Fix: "
+		    "more connections or queues, the RSS hash fields (ethtool "
+		    "-N IF rx-flow-hash tcp4 sdfn), the indirection table or "
+		    "key (ethtool -X).  Confidence 50 with ethtool -l, 40 "
+		    "without.",
+		.links = rxq_links,
+		.needs = PD_HAVE_RXQ,
+		.check = pd_check_rxq_imbalance,
+	},
+	{
+		.id = "nic.drops-by-rate",
+		.title = "NIC drop or error counters climbing between snapshots",
+		.doc = "The NIC's receive drop and error counters by class, "
+		    "through the per-driver alias table: out of buffer (no "
+		    "descriptor posted: mlx5 rx_out_of_buffer, ixgbe/igb/igc "
+		    "rx_no_buffer_count, i40e/ice rx_dropped, bnxt_en "
+		    "rx_total_discard_pkts, virtio_net rx_drops), missed (the "
+		    "NIC's FIFO overflowed: rx_missed_errors, r8169 rx_missed), "
+		    "port discards (mlx5 rx_discards_phy, i40e port.rx_dropped, "
+		    "ice rx_dropped.nic, bnxt_en rx_stat_discard), CRC/FCS "
+		    "errors (rx_crc_errors_phy, port.rx_crc_errors, "
+		    "rx_crc_errors.nic, rx_crc_errors and rx_align_errors, "
+		    "rx_fcs_err_frames) and length errors (length, undersize, "
+		    "oversize, fragments, jabber).  Each as a rate per second "
+		    "and per million packets received (rx_packets_phy, else "
+		    "rx_packets) between two timed snapshots; since-boot totals "
+		    "never fire.  A class fires when it counts 10 or more "
+		    "between the snapshots and: the buffer classes 10 per "
+		    "million packets or more, the wire classes (CRC, length) 1 "
+		    "per million or more (about 100x the IEEE 802.3 bit error "
+		    "ratio objective of 1e-12 for 1500-byte frames; mlx5's "
+		    "counter documentation: a CRC counter that increases at a "
+		    "high rate means checking the link quality); with no packet "
+		    "counter, 1 per second (nic.ring-size's rate).  Fix per "
+		    "class: rings and the receiving cores (out of buffer), pause "
+		    "frames and the PCIe link (missed, port discards), cabling, "
+		    "optics and FEC (CRC), matching MTUs (length).  Gain 0 to "
+		    "the dropped share of received packets, 1/(1-d/p): each "
+		    "drop is sent again.  Standalone, not on the ladder.  "
+		    "Confidence by class: 70 CRC, 60 buffer and length, 55 "
+		    "missed and port; 20 less without a packet rate.",
+		.links = drops_links,
+		.needs = PD_HAVE_NIC_STATS,
+		.check = pd_check_drops_by_rate,
+	},
+};
+
+const struct pd_rule_group pd_rules_nic_counters = {
+	.name = "nic",
+	.rules = rules,
+	.n_rules = sizeof(rules) / sizeof(rules[0]),
+};

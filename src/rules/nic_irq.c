@@ -25,7 +25,6 @@
 #include "pathdoctor/model.h"
 #include "pathdoctor/profile.h"
 #include "pathdoctor/rule.h"
-#include "rules/nic_irq.h"
 
 #define MAX_QUEUES 256		/* queues judged per card */
 #define TAKE_SHARE 0.10		/* a CPU with 10 % of a queue's new
@@ -40,7 +39,7 @@
 #define PIN_GAIN_HI 0.01
 #define BUSY_SAT 0.90		/* a CPU this busy paces what it runs */
 
-const char pd_nic_irq_affinity_doc[] =
+static const char irq_doc[] =
     "The CPU that takes a receive queue's interrupt runs that queue's "
     "NAPI poll in softirq context: the driver's receive path, GRO and "
     "the protocol stack up to the socket.  On a heterogeneous CPU a slow "
@@ -73,7 +72,7 @@ const char pd_nic_irq_affinity_doc[] =
     "IRQBALANCE_BANNED_CPULIST.  Risk: pinned interrupts no longer "
     "follow CPU load.";
 
-const char *const pd_nic_irq_affinity_links[] = {
+static const char *const irq_links[] = {
 	"https://docs.kernel.org/core-api/irq/irq-affinity.html",
 	"https://docs.kernel.org/networking/scaling.html",
 	"https://docs.kernel.org/filesystems/proc.html",
@@ -746,7 +745,7 @@ judge(const struct pd_rule *self, struct view *v, struct pd_findings *out)
 	    v->remote);
 }
 
-void
+static void
 pd_check_irq_affinity(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
 {
@@ -765,3 +764,22 @@ pd_check_irq_affinity(const struct pd_rule *self, const struct pd_host *h,
 	}
 	free(v);
 }
+
+static const struct pd_rule rules[] = {
+	{
+		.id = "nic.irq-affinity",
+		.title = "NIC queue interrupts on slow cores, a remote NUMA "
+		    "node, or all on one CPU",
+		.doc = irq_doc,
+		.physical = true,
+		.links = irq_links,
+		.needs = PD_HAVE_IRQ | PD_HAVE_NETDEV_PCI,
+		.check = pd_check_irq_affinity,
+	},
+};
+
+const struct pd_rule_group pd_rules_nic_irq = {
+	.name = "nic",
+	.rules = rules,
+	.n_rules = sizeof(rules) / sizeof(rules[0]),
+};

@@ -1,7 +1,7 @@
 /* nic.link-below-capability: an Ethernet port linked below the best
  * mode both ends can run, at half duplex, or with autonegotiation off
- * while the partner advertises more.  Its descriptor is in nic.c's
- * table.
+ * while the partner advertises more; a rule group of its own in the
+ * "nic" domain.
  *
  * The best mode is the fastest one in our supported list that the link
  * partner advertises too, when ethtool shows the partner's modes (the
@@ -323,7 +323,7 @@ emit(const struct pd_rule *self, const struct pd_host *h,
 
 /* One finding per physical port: the PFs of one port (GX10: one PF of
  * each port on each PCIe link) link at one speed. */
-void
+static void
 pd_check_link_below(const struct pd_rule *self, const struct pd_host *h,
     struct pd_findings *out)
 {
@@ -340,3 +340,55 @@ pd_check_link_below(const struct pd_rule *self, const struct pd_host *h,
 			emit(self, h, out, nd, &t);
 	}
 }
+
+/* The documentation each rule rests on (struct pd_rule .links). */
+static const char *const link_below_links[] = {
+	/* ethtool IF: link modes, -s autoneg/speed/duplex, -r */
+	"https://man7.org/linux/man-pages/man8/ethtool.8.html",
+	/* AutoNegotiation=, Advertise= */
+	"https://www.freedesktop.org/software/systemd/man/latest/systemd.link.html",
+	NULL,
+};
+
+static const struct pd_rule rules[] = {
+	{
+		.id = "nic.link-below-capability",
+		.title = "Ethernet port linked below what both ends support",
+		.doc = "A port autonegotiates the fastest mode both ends "
+		    "advertise; plain ethtool IF lists our supported and "
+		    "advertised modes and, where the driver reads them, the "
+		    "link partner's (each mode read by its speed, the leading "
+		    "number of 2500baseT/Full, and its duplex).  Fires when "
+		    "Speed is below the fastest mode our supported list and "
+		    "the partner's advertised list share (confidence 75), "
+		    "else below the fastest we support and advertise "
+		    "(confidence 45: the partner may do less; a module limits "
+		    "the advertised list, not the supported one), else below "
+		    "the fastest we support (30); or at half duplex where "
+		    "that mode is full duplex.  The fix follows the cause: "
+		    "autonegotiation off (ethtool -s IF autoneg on), the mode "
+		    "not advertised (ethtool -s IF autoneg on speed S duplex "
+		    "full), both ends offering it (the cable, the switch port "
+		    "or a PHY's downshift; ethtool -r IF).  Gain: TCP goodput "
+		    "at the MTU scales with the rate, realised where the port "
+		    "binds the path: a ladder step on the busiest card's path "
+		    "(the port's ceiling raised), else 0 to the rate ratio, "
+		    "capped by the PCIe link behind the port (a port behind a "
+		    "link that carries less gains nothing and says so).  Half "
+		    "duplex: +2.7 % (ACKs sharing the medium at MTU 1500) to "
+		    "+100 % (a load in both directions).  One finding per "
+		    "physical port (the PFs of a card with one function "
+		    "number link together); a link that is down or a virtual "
+		    "NIC without link modes is skipped.",
+		.physical = true,
+		.links = link_below_links,
+		.needs = PD_HAVE_LINK_MODES,
+		.check = pd_check_link_below,
+	},
+};
+
+const struct pd_rule_group pd_rules_nic_link = {
+	.name = "nic",
+	.rules = rules,
+	.n_rules = sizeof(rules) / sizeof(rules[0]),
+};

@@ -1,14 +1,10 @@
-/* nic.link-below-capability (src/rules/nic_link.c), whose descriptor
- * sits in src/rules/nic.c's table; the target mode is shared with the
- * unit tests. */
+/* The target link mode of nic.link-below-capability (src/rules/
+ * nic_link.c, its own rule group), shared with the unit tests. */
 #ifndef PD_RULES_NIC_LINK_H
 #define PD_RULES_NIC_LINK_H
 
 #include <stdbool.h>
 #include "pathdoctor/model.h"
-
-struct pd_rule;
-struct pd_findings;
 
 /* What the best mode both ends can run was read from. */
 enum pd_link_basis {
@@ -30,7 +26,5 @@ struct pd_link_target {
 bool pd_link_target(const struct pd_link_settings *ls,
     struct pd_link_target *t);
 
-void pd_check_link_below(const struct pd_rule *self, const struct pd_host *h,
-    struct pd_findings *out);
 
 #endif

@@ -7,6 +7,9 @@
 extern const struct pd_rule_group pd_rules_pcie;
 extern const struct pd_rule_group pd_rules_iommu;
 extern const struct pd_rule_group pd_rules_nic;
+extern const struct pd_rule_group pd_rules_nic_counters;
+extern const struct pd_rule_group pd_rules_nic_link;
+extern const struct pd_rule_group pd_rules_nic_irq;
 extern const struct pd_rule_group pd_rules_tcp;
 extern const struct pd_rule_group pd_rules_workload;
 extern const struct pd_rule_group pd_rules_net;
@@ -17,6 +20,9 @@ const struct pd_rule_group *const pd_rule_groups[] = {
 	&pd_rules_iommu,
 	&pd_rules_pcie,
 	&pd_rules_nic,
+	&pd_rules_nic_counters,
+	&pd_rules_nic_link,
+	&pd_rules_nic_irq,
 	&pd_rules_tcp,
 	&pd_rules_workload,
 	&pd_rules_net,
