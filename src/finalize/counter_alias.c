@@ -8,99 +8,102 @@
 #include "finalize/counters.h"
 #include "pathdoctor/status.h"
 
+/* One row of a table: what the counter means (enum pd_ctr, or enum
+ * pd_drop in the drop table) and, in the drop table, its tier. */
 struct alias {
 	const char *driver;
 	const char *name;
-	enum pd_ctr ctr;
+	int what;
+	int tier;
 };
 
 static const struct alias aliases[] = {
 	/* mlx5: rx_bytes counts the function's vport, *_phy the port */
-	{ "mlx5_core", "rx_bytes", PD_CTR_RX_BYTES },
-	{ "mlx5_core", "tx_bytes", PD_CTR_TX_BYTES },
-	{ "mlx5_core", "rx_bytes_phy", PD_CTR_RX_BYTES_PORT },
-	{ "mlx5_core", "rx_out_of_buffer", PD_CTR_RX_DROPS },
-	{ "mlx5_core", "rx_discards_phy", PD_CTR_RX_DROPS },
-	{ "mlx5_core", "rx_pause_ctrl_phy", PD_CTR_PAUSE_RX },
-	{ "mlx5_core", "tx_pause_ctrl_phy", PD_CTR_PAUSE_TX },
+	{ "mlx5_core", "rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "mlx5_core", "tx_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "mlx5_core", "rx_bytes_phy", PD_CTR_RX_BYTES_PORT, 0 },
+	{ "mlx5_core", "rx_out_of_buffer", PD_CTR_RX_DROPS, 0 },
+	{ "mlx5_core", "rx_discards_phy", PD_CTR_RX_DROPS, 0 },
+	{ "mlx5_core", "rx_pause_ctrl_phy", PD_CTR_PAUSE_RX, 0 },
+	{ "mlx5_core", "tx_pause_ctrl_phy", PD_CTR_PAUSE_TX, 0 },
 	/* i40e: plain names count the VSI, port.* the port */
-	{ "i40e", "rx_bytes", PD_CTR_RX_BYTES },
-	{ "i40e", "tx_bytes", PD_CTR_TX_BYTES },
-	{ "i40e", "port.rx_bytes", PD_CTR_RX_BYTES_PORT },
-	{ "i40e", "port.rx_dropped", PD_CTR_RX_DROPS },
-	{ "i40e", "rx_dropped", PD_CTR_RX_DROPS },
-	{ "i40e", "port.link_xoff_rx", PD_CTR_PAUSE_RX },
-	{ "i40e", "port.link_xoff_tx", PD_CTR_PAUSE_TX },
+	{ "i40e", "rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "i40e", "tx_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "i40e", "port.rx_bytes", PD_CTR_RX_BYTES_PORT, 0 },
+	{ "i40e", "port.rx_dropped", PD_CTR_RX_DROPS, 0 },
+	{ "i40e", "rx_dropped", PD_CTR_RX_DROPS, 0 },
+	{ "i40e", "port.link_xoff_rx", PD_CTR_PAUSE_RX, 0 },
+	{ "i40e", "port.link_xoff_tx", PD_CTR_PAUSE_TX, 0 },
 	/* ice: ".nic" suffixes count the port */
-	{ "ice", "rx_bytes", PD_CTR_RX_BYTES },
-	{ "ice", "tx_bytes", PD_CTR_TX_BYTES },
-	{ "ice", "rx_bytes.nic", PD_CTR_RX_BYTES_PORT },
-	{ "ice", "rx_dropped", PD_CTR_RX_DROPS },
-	{ "ice", "link_xoff_rx.nic", PD_CTR_PAUSE_RX },
-	{ "ice", "link_xoff_tx.nic", PD_CTR_PAUSE_TX },
+	{ "ice", "rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "ice", "tx_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "ice", "rx_bytes.nic", PD_CTR_RX_BYTES_PORT, 0 },
+	{ "ice", "rx_dropped", PD_CTR_RX_DROPS, 0 },
+	{ "ice", "link_xoff_rx.nic", PD_CTR_PAUSE_RX, 0 },
+	{ "ice", "link_xoff_tx.nic", PD_CTR_PAUSE_TX, 0 },
 	/* ixgbe, igb, igc: one function per port */
-	{ "ixgbe", "rx_bytes", PD_CTR_RX_BYTES },
-	{ "ixgbe", "tx_bytes", PD_CTR_TX_BYTES },
-	{ "ixgbe", "rx_missed_errors", PD_CTR_RX_DROPS },
-	{ "ixgbe", "rx_no_buffer_count", PD_CTR_RX_DROPS },
-	{ "ixgbe", "rx_flow_control_xoff", PD_CTR_PAUSE_RX },
-	{ "ixgbe", "tx_flow_control_xoff", PD_CTR_PAUSE_TX },
-	{ "igb", "rx_bytes", PD_CTR_RX_BYTES },
-	{ "igb", "tx_bytes", PD_CTR_TX_BYTES },
-	{ "igb", "rx_missed_errors", PD_CTR_RX_DROPS },
-	{ "igb", "rx_no_buffer_count", PD_CTR_RX_DROPS },
-	{ "igb", "rx_flow_control_xoff", PD_CTR_PAUSE_RX },
-	{ "igb", "tx_flow_control_xoff", PD_CTR_PAUSE_TX },
-	{ "igc", "rx_bytes", PD_CTR_RX_BYTES },
-	{ "igc", "tx_bytes", PD_CTR_TX_BYTES },
-	{ "igc", "rx_missed_errors", PD_CTR_RX_DROPS },
-	{ "igc", "rx_no_buffer_count", PD_CTR_RX_DROPS },
-	{ "igc", "rx_flow_control_xoff", PD_CTR_PAUSE_RX },
-	{ "igc", "tx_flow_control_xoff", PD_CTR_PAUSE_TX },
+	{ "ixgbe", "rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "ixgbe", "tx_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "ixgbe", "rx_missed_errors", PD_CTR_RX_DROPS, 0 },
+	{ "ixgbe", "rx_no_buffer_count", PD_CTR_RX_DROPS, 0 },
+	{ "ixgbe", "rx_flow_control_xoff", PD_CTR_PAUSE_RX, 0 },
+	{ "ixgbe", "tx_flow_control_xoff", PD_CTR_PAUSE_TX, 0 },
+	{ "igb", "rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "igb", "tx_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "igb", "rx_missed_errors", PD_CTR_RX_DROPS, 0 },
+	{ "igb", "rx_no_buffer_count", PD_CTR_RX_DROPS, 0 },
+	{ "igb", "rx_flow_control_xoff", PD_CTR_PAUSE_RX, 0 },
+	{ "igb", "tx_flow_control_xoff", PD_CTR_PAUSE_TX, 0 },
+	{ "igc", "rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "igc", "tx_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "igc", "rx_missed_errors", PD_CTR_RX_DROPS, 0 },
+	{ "igc", "rx_no_buffer_count", PD_CTR_RX_DROPS, 0 },
+	{ "igc", "rx_flow_control_xoff", PD_CTR_PAUSE_RX, 0 },
+	{ "igc", "tx_flow_control_xoff", PD_CTR_PAUSE_TX, 0 },
 	/* bnxt_en: per ring "[N]: name" */
-	{ "bnxt_en", "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES },
-	{ "bnxt_en", "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES },
-	{ "bnxt_en", "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES },
-	{ "bnxt_en", "[%u]: tx_ucast_bytes", PD_CTR_TX_BYTES },
-	{ "bnxt_en", "[%u]: tx_mcast_bytes", PD_CTR_TX_BYTES },
-	{ "bnxt_en", "[%u]: tx_bcast_bytes", PD_CTR_TX_BYTES },
-	{ "bnxt_en", "rx_bytes", PD_CTR_RX_BYTES_PORT },
-	{ "bnxt_en", "[%u]: rx_discards", PD_CTR_RX_DROPS },
-	{ "bnxt_en", "rx_pause_frames", PD_CTR_PAUSE_RX },
-	{ "bnxt_en", "tx_pause_frames", PD_CTR_PAUSE_TX },
+	{ "bnxt_en", "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "bnxt_en", "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "bnxt_en", "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "bnxt_en", "[%u]: tx_ucast_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "bnxt_en", "[%u]: tx_mcast_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "bnxt_en", "[%u]: tx_bcast_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "bnxt_en", "rx_bytes", PD_CTR_RX_BYTES_PORT, 0 },
+	{ "bnxt_en", "[%u]: rx_discards", PD_CTR_RX_DROPS, 0 },
+	{ "bnxt_en", "rx_pause_frames", PD_CTR_PAUSE_RX, 0 },
+	{ "bnxt_en", "tx_pause_frames", PD_CTR_PAUSE_TX, 0 },
 	/* r8169: hardware counters on newer chips (RTL8125) */
-	{ "r8169", "rx_octets", PD_CTR_RX_BYTES },
-	{ "r8169", "tx_octets", PD_CTR_TX_BYTES },
-	{ "r8169", "rx_missed", PD_CTR_RX_DROPS },
-	{ "r8169", "rx_pause_on", PD_CTR_PAUSE_RX },
-	{ "r8169", "tx_pause_on", PD_CTR_PAUSE_TX },
+	{ "r8169", "rx_octets", PD_CTR_RX_BYTES, 0 },
+	{ "r8169", "tx_octets", PD_CTR_TX_BYTES, 0 },
+	{ "r8169", "rx_missed", PD_CTR_RX_DROPS, 0 },
+	{ "r8169", "rx_pause_on", PD_CTR_PAUSE_RX, 0 },
+	{ "r8169", "tx_pause_on", PD_CTR_PAUSE_TX, 0 },
 	/* virtio_net: totals on newer kernels, else per queue */
-	{ "virtio_net", "rx_bytes", PD_CTR_RX_BYTES },
-	{ "virtio_net", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
-	{ "virtio_net", "tx_bytes", PD_CTR_TX_BYTES },
-	{ "virtio_net", "tx_queue_%u_bytes", PD_CTR_TX_BYTES },
-	{ "virtio_net", "rx_drops", PD_CTR_RX_DROPS },
-	{ "virtio_net", "rx_queue_%u_drops", PD_CTR_RX_DROPS },
+	{ "virtio_net", "rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "virtio_net", "rx_queue_%u_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "virtio_net", "tx_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "virtio_net", "tx_queue_%u_bytes", PD_CTR_TX_BYTES, 0 },
+	{ "virtio_net", "rx_drops", PD_CTR_RX_DROPS, 0 },
+	{ "virtio_net", "rx_queue_%u_drops", PD_CTR_RX_DROPS, 0 },
 	/* any driver */
-	{ NULL, "rx_bytes", PD_CTR_RX_BYTES },
-	{ NULL, "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
-	{ NULL, "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES },
-	{ NULL, "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES },
-	{ NULL, "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES },
-	{ NULL, "[%u]: rx_discards", PD_CTR_RX_DROPS },
-	{ NULL, "rx_bytes_phy", PD_CTR_RX_BYTES_PORT },
-	{ NULL, "port.rx_bytes", PD_CTR_RX_BYTES_PORT },
-	{ NULL, "rx_bytes.nic", PD_CTR_RX_BYTES_PORT },
-	{ NULL, "rx_out_of_buffer", PD_CTR_RX_DROPS },
-	{ NULL, "rx_discards_phy", PD_CTR_RX_DROPS },
-	{ NULL, "rx_missed_errors", PD_CTR_RX_DROPS },
-	{ NULL, "rx_no_buffer_count", PD_CTR_RX_DROPS },
-	{ NULL, "rx_pause_ctrl_phy", PD_CTR_PAUSE_RX },
-	{ NULL, "tx_pause_ctrl_phy", PD_CTR_PAUSE_TX },
-	{ NULL, "rx_flow_control_xoff", PD_CTR_PAUSE_RX },
-	{ NULL, "tx_flow_control_xoff", PD_CTR_PAUSE_TX },
-	{ NULL, "port.link_xoff_rx", PD_CTR_PAUSE_RX },
-	{ NULL, "port.link_xoff_tx", PD_CTR_PAUSE_TX },
+	{ NULL, "rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "rx_queue_%u_bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "[%u]: rx_discards", PD_CTR_RX_DROPS, 0 },
+	{ NULL, "rx_bytes_phy", PD_CTR_RX_BYTES_PORT, 0 },
+	{ NULL, "port.rx_bytes", PD_CTR_RX_BYTES_PORT, 0 },
+	{ NULL, "rx_bytes.nic", PD_CTR_RX_BYTES_PORT, 0 },
+	{ NULL, "rx_out_of_buffer", PD_CTR_RX_DROPS, 0 },
+	{ NULL, "rx_discards_phy", PD_CTR_RX_DROPS, 0 },
+	{ NULL, "rx_missed_errors", PD_CTR_RX_DROPS, 0 },
+	{ NULL, "rx_no_buffer_count", PD_CTR_RX_DROPS, 0 },
+	{ NULL, "rx_pause_ctrl_phy", PD_CTR_PAUSE_RX, 0 },
+	{ NULL, "tx_pause_ctrl_phy", PD_CTR_PAUSE_TX, 0 },
+	{ NULL, "rx_flow_control_xoff", PD_CTR_PAUSE_RX, 0 },
+	{ NULL, "tx_flow_control_xoff", PD_CTR_PAUSE_TX, 0 },
+	{ NULL, "port.link_xoff_rx", PD_CTR_PAUSE_RX, 0 },
+	{ NULL, "port.link_xoff_tx", PD_CTR_PAUSE_TX, 0 },
 };
 
 /* "rx_queue_%u_bytes" against "rx_queue_12_bytes"; sets *numbered and,
@@ -132,41 +135,41 @@ name_number(const char *pat, const char *name, bool *numbered, unsigned *q)
 	return strcmp(p, u + 2) == 0;
 }
 
-static bool
-name_matches(const char *pat, const char *name, bool *numbered)
+/* The row of table t that names the counter: the driver's own rows when
+ * it has any, else the generic ones (driver NULL); *q gets the number a
+ * "%u" matched when q is not NULL. */
+static const struct alias *
+lookup(const struct alias *t, size_t n, const char *driver, const char *name,
+    bool *numbered, unsigned *q)
 {
-	return name_number(pat, name, numbered, NULL);
-}
+	bool own = false;
 
-static bool
-driver_has_rows(const char *driver)
-{
-	for (size_t i = 0; driver && i < PD_ARRAY_SIZE(aliases); i++)
-		if (aliases[i].driver && strcmp(aliases[i].driver, driver) == 0)
-			return true;
-	return false;
+	for (size_t i = 0; driver && i < n && !own; i++)
+		own = t[i].driver && strcmp(t[i].driver, driver) == 0;
+	for (size_t i = 0; i < n; i++) {
+		if (own ? !t[i].driver || strcmp(t[i].driver, driver) != 0 :
+		    t[i].driver != NULL)
+			continue;
+		if (name_number(t[i].name, name, numbered, q))
+			return &t[i];
+	}
+	return NULL;
 }
 
 bool
 pd_counter_alias(const char *driver, const char *name, enum pd_ctr *ctr,
     int *tier)
 {
-	bool own = driver_has_rows(driver), numbered;
+	bool numbered;
+	const struct alias *al = lookup(aliases, PD_ARRAY_SIZE(aliases),
+	    driver, name, &numbered, NULL);
 
-	for (size_t i = 0; i < PD_ARRAY_SIZE(aliases); i++) {
-		const struct alias *al = &aliases[i];
-
-		if (own ? !al->driver || strcmp(al->driver, driver) != 0 :
-		    al->driver != NULL)
-			continue;
-		if (name_matches(al->name, name, &numbered)) {
-			*ctr = al->ctr;
-			/* bnxt prints only per-ring counts: they are its total */
-			*tier = numbered && name[0] != '[' ? 1 : 0;
-			return true;
-		}
-	}
-	return false;
+	if (!al)
+		return false;
+	*ctr = (enum pd_ctr)al->what;
+	/* bnxt prints only per-ring counts: they are its total */
+	*tier = numbered && name[0] != '[' ? 1 : 0;
+	return true;
 }
 
 const char *
@@ -188,14 +191,7 @@ pd_ctr_name(enum pd_ctr c)
  * where it prints no total.  Names from the drivers' ethtool string
  * tables (mlx5 en_stats.c and counters.rst, i40e/ice/ixgbe/igb/igc
  * *_ethtool.c, bnxt_ethtool.c, r8169_main.c, virtio_net.c). */
-struct drop_alias {
-	const char *driver;
-	const char *name;
-	enum pd_drop cls;
-	int tier;
-};
-
-static const struct drop_alias drop_aliases[] = {
+static const struct alias drop_aliases[] = {
 	/* mlx5: the _phy counters are the port's */
 	{ "mlx5_core", "rx_packets_phy", PD_DROP_RX_PACKETS, 0 },
 	{ "mlx5_core", "rx_packets", PD_DROP_RX_PACKETS, 1 },
@@ -276,35 +272,19 @@ static const struct drop_alias drop_aliases[] = {
 	{ NULL, "rx_crc_errors", PD_DROP_CRC, 1 },
 };
 
-static bool
-drop_driver_has_rows(const char *driver)
-{
-	for (size_t i = 0; driver && i < PD_ARRAY_SIZE(drop_aliases); i++)
-		if (drop_aliases[i].driver &&
-		    strcmp(drop_aliases[i].driver, driver) == 0)
-			return true;
-	return false;
-}
-
 bool
 pd_drop_alias(const char *driver, const char *name, enum pd_drop *cls,
     int *tier)
 {
-	bool own = drop_driver_has_rows(driver), numbered;
+	bool numbered;
+	const struct alias *al = lookup(drop_aliases,
+	    PD_ARRAY_SIZE(drop_aliases), driver, name, &numbered, NULL);
 
-	for (size_t i = 0; i < PD_ARRAY_SIZE(drop_aliases); i++) {
-		const struct drop_alias *al = &drop_aliases[i];
-
-		if (own ? !al->driver || strcmp(al->driver, driver) != 0 :
-		    al->driver != NULL)
-			continue;
-		if (name_matches(al->name, name, &numbered)) {
-			*cls = al->cls;
-			*tier = al->tier;
-			return true;
-		}
-	}
-	return false;
+	if (!al)
+		return false;
+	*cls = (enum pd_drop)al->what;
+	*tier = al->tier;
+	return true;
 }
 
 const char *
@@ -327,46 +307,35 @@ pd_drop_name(enum pd_drop c)
  * queue ("[0]: rx_bytes"), be2net "rxq0: rx_bytes" (both as in the
  * outputs of isc-projects/ethq issues #6 and #7). */
 static const struct alias rxq_aliases[] = {
-	{ "mlx5_core", "rx%u_bytes", PD_CTR_RX_BYTES },
-	{ "ice", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
-	{ "ice", "rx-queue-%u.rx_bytes", PD_CTR_RX_BYTES },
-	{ "ice", "rx-%u.bytes", PD_CTR_RX_BYTES },
-	{ "i40e", "rx-%u.bytes", PD_CTR_RX_BYTES },
-	{ "iavf", "rx-%u.bytes", PD_CTR_RX_BYTES },
-	{ "ixgbe", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
-	{ "igb", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
-	{ "igc", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
-	{ "bnxt_en", "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES },
-	{ "bnxt_en", "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES },
-	{ "bnxt_en", "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES },
-	{ "virtio_net", "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
-	{ "ena", "queue_%u_rx_bytes", PD_CTR_RX_BYTES },
-	{ "bnx2x", "[%u]: rx_bytes", PD_CTR_RX_BYTES },
-	{ "be2net", "rxq%u: rx_bytes", PD_CTR_RX_BYTES },
-	{ NULL, "rx_queue_%u_bytes", PD_CTR_RX_BYTES },
-	{ NULL, "rx-%u.bytes", PD_CTR_RX_BYTES },
-	{ NULL, "queue_%u_rx_bytes", PD_CTR_RX_BYTES },
-	{ NULL, "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES },
-	{ NULL, "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES },
-	{ NULL, "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES },
+	{ "mlx5_core", "rx%u_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "ice", "rx_queue_%u_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "ice", "rx-queue-%u.rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "ice", "rx-%u.bytes", PD_CTR_RX_BYTES, 0 },
+	{ "i40e", "rx-%u.bytes", PD_CTR_RX_BYTES, 0 },
+	{ "iavf", "rx-%u.bytes", PD_CTR_RX_BYTES, 0 },
+	{ "ixgbe", "rx_queue_%u_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "igb", "rx_queue_%u_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "igc", "rx_queue_%u_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "bnxt_en", "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "bnxt_en", "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "bnxt_en", "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "virtio_net", "rx_queue_%u_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "ena", "queue_%u_rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "bnx2x", "[%u]: rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ "be2net", "rxq%u: rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "rx_queue_%u_bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "rx-%u.bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "queue_%u_rx_bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "[%u]: rx_ucast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "[%u]: rx_mcast_bytes", PD_CTR_RX_BYTES, 0 },
+	{ NULL, "[%u]: rx_bcast_bytes", PD_CTR_RX_BYTES, 0 },
 };
 
 bool
 pd_rxq_alias(const char *driver, const char *name, unsigned *queue)
 {
-	bool own = false, numbered;
+	bool numbered;
 
-	for (size_t i = 0; driver && i < PD_ARRAY_SIZE(rxq_aliases); i++)
-		own |= rxq_aliases[i].driver &&
-		    strcmp(rxq_aliases[i].driver, driver) == 0;
-	for (size_t i = 0; i < PD_ARRAY_SIZE(rxq_aliases); i++) {
-		const struct alias *al = &rxq_aliases[i];
-
-		if (own ? !al->driver || strcmp(al->driver, driver) != 0 :
-		    al->driver != NULL)
-			continue;
-		if (name_number(al->name, name, &numbered, queue))
-			return true;
-	}
-	return false;
+	return lookup(rxq_aliases, PD_ARRAY_SIZE(rxq_aliases), driver, name,
+	    &numbered, queue) != NULL;
 }
