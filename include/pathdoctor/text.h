@@ -42,6 +42,8 @@ bool pd_list_has(const char *list, const char *item, size_t n);
 /* True when s matches one of the space-separated fnmatch patterns
  * (each up to 127 bytes; a longer one matches nothing). */
 bool pd_patterns_match(const char *patterns, const char *s);
+/* A hexadecimal digit's value; -1 when c is not one. */
+int pd_hex_digit(char c);
 /* "1.5G", "64M", "100k", "4096": bytes; false when malformed. */
 bool pd_parse_size(const char *s, uint64_t *out);
 

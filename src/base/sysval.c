@@ -3,6 +3,7 @@
 #include <string.h>
 #include "base/sysval.h"
 #include "pathdoctor/format.h"
+#include "pathdoctor/text.h"
 
 bool
 pd_sysval_split(const char *line, struct pd_span *path, struct pd_span *val)
@@ -196,18 +197,6 @@ pd_cpulist_parse(const char *s, size_t len, uint64_t *bits, unsigned nbits,
 	return true;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 bool
 pd_cpumask_parse(const char *s, size_t len, uint64_t *bits, unsigned nbits,
     unsigned *n_set)
@@ -225,7 +214,7 @@ pd_cpumask_parse(const char *s, size_t len, uint64_t *bits, unsigned nbits,
 
 		if (s[i] == ',')
 			continue;
-		if ((v = hexval(s[i])) < 0)
+		if ((v = pd_hex_digit(s[i])) < 0)
 			return false;
 		for (unsigned b = 0; b < 4; b++, bit++)
 			if (v >> b & 1) {

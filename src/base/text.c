@@ -239,3 +239,15 @@ pd_text_next_line(const unsigned char **p, const unsigned char *end,
 	*p += n + 1;
 	return true;
 }
+
+int
+pd_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

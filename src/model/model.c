@@ -69,25 +69,13 @@ pd_bdf_format(char out[16], unsigned domain, unsigned bus, unsigned dev,
 	    dev & 0x1f, fn & 7);
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool
 hexn(const char *s, int n, unsigned *out)
 {
 	unsigned v = 0;
 
 	for (int i = 0; i < n; i++) {
-		int h = hexval(s[i]);
+		int h = pd_hex_digit(s[i]);
 
 		if (h < 0)
 			return false;
