@@ -943,6 +943,13 @@ struct pd_snapshot *pd_netdev_snapshot(struct pd_netdev *nd,
     struct pd_arena *a, const char *member, int64_t time_ms);
 const struct pd_feature *pd_netdev_feature(const struct pd_netdev *nd,
     const char *name);
+/* The counter of that name in one ethtool -S snapshot; NULL when none. */
+const struct pd_counter *pd_snapshot_counter(const struct pd_snapshot *s,
+    const char *name);
+/* The first and last ethtool -S snapshots with times; false unless the
+ * last is later than the first (no rate otherwise). */
+bool pd_netdev_timed_pair(const struct pd_netdev *nd,
+    const struct pd_snapshot **first, const struct pd_snapshot **last);
 
 /* ethtool -g and -l as the renderers list them: block 0 the ring
  * maximums, 1 the current rings, 2 the channel maximums, 3 the current

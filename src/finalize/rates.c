@@ -209,21 +209,6 @@ pd_netdev_drops(struct pd_host *h, struct pd_netdev *nd, struct pd_arena *a)
 		    &nd->drop[c], last);
 }
 
-/* The first and last snapshots with times, the last one later. */
-static bool
-timed_pair(const struct pd_netdev *nd, const struct pd_snapshot **first,
-    const struct pd_snapshot **last)
-{
-	*first = *last = NULL;
-	for (const struct pd_snapshot *s = nd->snaps; s; s = s->next)
-		if (s->time_ms >= 0) {
-			if (!*first)
-				*first = s;
-			*last = s;
-		}
-	return *first && (*last)->time_ms > (*first)->time_ms;
-}
-
 /* One queue counter's bytes between the snapshots; false when it is not
  * in both, went backwards, or is no queue counter. */
 static bool
@@ -266,7 +251,7 @@ pd_netdev_rxq(struct pd_netdev *nd, struct pd_arena *a)
 	unsigned q, n = 0, beyond = 0;
 	uint64_t d;
 
-	if (!timed_pair(nd, &first, &last))
+	if (!pd_netdev_timed_pair(nd, &first, &last))
 		return;
 	for (const struct pd_counter *c = last->counters; c; c = c->next) {
 		if (!pd_rxq_alias(driver, c->name, &q))

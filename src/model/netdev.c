@@ -223,3 +223,26 @@ pd_host_capture(struct pd_host *h, struct pd_arena *a, const char *member,
 	h->captures = c;
 	return c;
 }
+
+const struct pd_counter *
+pd_snapshot_counter(const struct pd_snapshot *s, const char *name)
+{
+	for (const struct pd_counter *c = s->counters; c; c = c->next)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+bool
+pd_netdev_timed_pair(const struct pd_netdev *nd,
+    const struct pd_snapshot **first, const struct pd_snapshot **last)
+{
+	*first = *last = NULL;
+	for (const struct pd_snapshot *s = nd->snaps; s; s = s->next)
+		if (s->time_ms >= 0) {
+			if (!*first)
+				*first = s;
+			*last = s;
+		}
+	return *first && (*last)->time_ms > (*first)->time_ms;
+}

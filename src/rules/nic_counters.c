@@ -283,35 +283,21 @@ pd_drop_fires(enum pd_drop c, double per_s, double seconds, double pkts)
 	return ppm >= (wire_class(c) ? DROP_WIRE_PPM : DROP_BUF_PPM);
 }
 
-static const struct pd_counter *
-snap_counter(const struct pd_snapshot *s, const char *name)
-{
-	for (const struct pd_counter *c = s->counters; c; c = c->next)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
-}
-
 /* Seconds between the first and last timed snapshots, and the class's
  * counter that moved most between them (NULL: none moved there). */
 static const char *
 class_counter(const struct pd_netdev *nd, enum pd_drop cls, double *secs,
     struct pd_evidence *ev0, struct pd_evidence *ev1)
 {
-	const struct pd_snapshot *first = NULL, *last = NULL;
+	const struct pd_snapshot *first, *last;
 	const char *best = NULL;
 	uint64_t most = 0, d;
 
-	for (const struct pd_snapshot *s = nd->snaps; s; s = s->next)
-		if (s->time_ms >= 0) {
-			first = first ? first : s;
-			last = s;
-		}
-	*secs = first && last->time_ms > first->time_ms ?
+	*secs = pd_netdev_timed_pair(nd, &first, &last) ?
 	    (double)(last->time_ms - first->time_ms) / 1000.0 : 0;
 	for (const struct pd_counter *c = *secs > 0 ? last->counters : NULL; c;
 	    c = c->next) {
-		const struct pd_counter *p = snap_counter(first, c->name);
+		const struct pd_counter *p = pd_snapshot_counter(first, c->name);
 		enum pd_drop k;
 		int tier;
 

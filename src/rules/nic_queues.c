@@ -44,37 +44,12 @@
  * flow's main direction, none above the MSS. */
 #define TSO_MIN_SEGS 1000
 
-static const struct pd_counter *
-snap_counter(const struct pd_snapshot *s, const char *name)
-{
-	for (const struct pd_counter *c = s->counters; c; c = c->next)
-		if (strcmp(c->name, name) == 0)
-			return c;
-	return NULL;
-}
-
 static void
 counter_ev(struct pd_evidence *ev, const struct pd_snapshot *s,
     const struct pd_counter *c)
 {
 	*ev = (struct pd_evidence){ .member = s->member, .line = c->line,
 		.text = c->text };
-}
-
-/* The first and last snapshots with times. */
-static bool
-timed_pair(const struct pd_netdev *nd, const struct pd_snapshot **first,
-    const struct pd_snapshot **last)
-{
-	*first = *last = NULL;
-	for (const struct pd_snapshot *s = nd->snaps; s; s = s->next)
-		if (s->time_ms >= 0) {
-			if (!*first)
-				*first = s;
-			*last = s;
-		}
-	return *first && *last != *first &&
-	    (*last)->time_ms > (*first)->time_ms;
 }
 
 /* The drop counter that moved most between the first and last timed
@@ -90,10 +65,10 @@ moved_drops(const struct pd_netdev *nd, struct pd_evidence *ev0,
 	    nd->pci->driver : NULL, *best = NULL;
 	uint64_t most = 0;
 
-	if (!timed_pair(nd, &first, &last))
+	if (!pd_netdev_timed_pair(nd, &first, &last))
 		return NULL;
 	for (const struct pd_counter *c = last->counters; c; c = c->next) {
-		const struct pd_counter *p = snap_counter(first, c->name);
+		const struct pd_counter *p = pd_snapshot_counter(first, c->name);
 		enum pd_ctr ctr;
 		int tier;
 		uint64_t d;
@@ -118,11 +93,11 @@ packet_rate(const struct pd_netdev *nd, const char **how)
 	static const char *const names[] = { "rx_packets", "rx_packets_phy",
 		"port.rx_packets" };
 	const struct pd_snapshot *first, *last;
-	bool pair = timed_pair(nd, &first, &last);
+	bool pair = pd_netdev_timed_pair(nd, &first, &last);
 
 	for (size_t i = 0; pair && i < PD_ARRAY_SIZE(names); i++) {
-		const struct pd_counter *a = snap_counter(first, names[i]);
-		const struct pd_counter *b = snap_counter(last, names[i]);
+		const struct pd_counter *a = pd_snapshot_counter(first, names[i]);
+		const struct pd_counter *b = pd_snapshot_counter(last, names[i]);
 		uint64_t d;
 
 		if (a && b && pd_counter_delta(a->value, b->value, &d)) {
