@@ -297,7 +297,8 @@ class_counter(const struct pd_netdev *nd, enum pd_drop cls, double *secs,
 	    (double)(last->time_ms - first->time_ms) / 1000.0 : 0;
 	for (const struct pd_counter *c = *secs > 0 ? last->counters : NULL; c;
 	    c = c->next) {
-		const struct pd_counter *p = pd_snapshot_counter(first, c->name);
+		const struct pd_counter *p = pd_snapshot_counter(first,
+		    c->name);
 		enum pd_drop k;
 		int tier;
 

@@ -68,7 +68,8 @@ moved_drops(const struct pd_netdev *nd, struct pd_evidence *ev0,
 	if (!pd_netdev_timed_pair(nd, &first, &last))
 		return NULL;
 	for (const struct pd_counter *c = last->counters; c; c = c->next) {
-		const struct pd_counter *p = pd_snapshot_counter(first, c->name);
+		const struct pd_counter *p = pd_snapshot_counter(first,
+		    c->name);
 		enum pd_ctr ctr;
 		int tier;
 		uint64_t d;
@@ -96,8 +97,10 @@ packet_rate(const struct pd_netdev *nd, const char **how)
 	bool pair = pd_netdev_timed_pair(nd, &first, &last);
 
 	for (size_t i = 0; pair && i < PD_ARRAY_SIZE(names); i++) {
-		const struct pd_counter *a = pd_snapshot_counter(first, names[i]);
-		const struct pd_counter *b = pd_snapshot_counter(last, names[i]);
+		const struct pd_counter *a = pd_snapshot_counter(first,
+		    names[i]);
+		const struct pd_counter *b = pd_snapshot_counter(last,
+		    names[i]);
 		uint64_t d;
 
 		if (a && b && pd_counter_delta(a->value, b->value, &d)) {
