@@ -30,7 +30,8 @@ struct pd_not_evaluated {
 	const struct pd_rule *rule;
 	const struct pd_host *host;
 	unsigned missing;		/* enum pd_have bits */
-	const char *needs[PD_NEEDS_MAX];
+	const char *const *needs;	/* [n_needs], shared by the entries
+					 * that lack the same inputs */
 	unsigned n_needs;
 	const struct pd_collect_gap **gaps;	/* of host->gaps, in order */
 	unsigned n_gaps;
