@@ -189,8 +189,11 @@ def check_case(binary, name, args, formats, tmp):
         tap(not bad, "%s %s: no value left" % (name, f), ", ".join(bad[:5]))
         masked = {norm(line.split("\t")[2]) for line in
                   red[f][1].splitlines() if line and not line.startswith("#")}
+        # a value inside a larger one the map lists (the UUID of a
+        # hostnqn masked as a whole) is listed with it
         missing = [v for v in pattern_values(plain[f].decode(
-            "utf-8", "replace")) if norm(v) not in masked]
+            "utf-8", "replace")) if norm(v) not in masked and
+            not any(norm(v) in m for m in masked)]
         tap(not missing, "%s %s: --redact-map lists the values" % (name, f),
             ", ".join(sorted(missing)[:5]))
     maps = {red[f][1] for f in formats}
