@@ -291,6 +291,76 @@ test_freq_thresholds(void **state)
 	parsed_free(&p);
 }
 
+/* The generic powersave governor holds scaling_min_freq: a cap only on
+ * a busy host.  The gx10-freq-capped bundle's profile shows the X925
+ * cores busy; its listing is rewritten with every policy at full
+ * scaling_max_freq and powersave (then schedutil, then intel_pstate's
+ * own powersave) on CPUs 0-9. */
+static void
+freq_powersave_case(const char *governor, const char *driver,
+    size_t *n_found, int *gain_hi)
+{
+	static const char *const files[] = { "uname.txt", "lscpu.txt",
+		"cpuinfo.txt", "kallsyms.txt", "perf.data.gz", "cmdline.txt" };
+	struct tar_entry e[8];
+	unsigned char *data[8], *tar;
+	char list[8192];
+	size_t n = 0, len, used = 0;
+	struct parsed p;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[256];
+
+		snprintf(path, sizeof(path), "samples/bundles/gx10-freq-capped/%s",
+		    files[i]);
+		data[n] = slurp(path, &len);
+		assert_non_null(data[n]);
+		e[n] = (struct tar_entry){ .path = files[i], .data = data[n],
+			.len = len };
+		n++;
+	}
+	for (unsigned c = 0; c < 20; c++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used,
+		    "/sys/devices/system/cpu/cpufreq/policy%u/cpuinfo_max_freq:"
+		    "3900000\n/sys/devices/system/cpu/cpufreq/policy%u/"
+		    "scaling_max_freq:3900000\n/sys/devices/system/cpu/cpufreq/"
+		    "policy%u/scaling_min_freq:1378000\n/sys/devices/system/cpu/"
+		    "cpufreq/policy%u/scaling_governor:%s\n/sys/devices/system/"
+		    "cpu/cpufreq/policy%u/scaling_driver:%s\n/sys/devices/"
+		    "system/cpu/cpufreq/policy%u/affected_cpus:%u\n", c, c, c, c,
+		    c < 10 ? governor : "schedutil", c, driver, c, c);
+	e[n++] = (struct tar_entry){ .path = "cpufreq.txt", .data = list };
+	tar = make_tar(e, n, 0, &len);
+	parsed_read_memory(&p, tar, len, "powersave.tar");
+	parsed_analyse(&p);
+	*n_found = count_findings(&p, "cpu.frequency-capped");
+	const struct pd_finding *f = find_finding(&p, "cpu.frequency-capped",
+	    "CPUs 0-9");
+	*gain_hi = f ? f->gain_hi : -1;
+	parsed_free(&p);
+	free(tar);
+	for (size_t i = 0; i + 1 < n; i++)
+		free(data[i]);
+}
+
+static void
+test_freq_powersave_busy(void **state)
+{
+	size_t found;
+	int hi;
+
+	(void)state;
+	/* held at 1.378 of 3.9 GHz on busy cores: x2.83, +183 % at most */
+	freq_powersave_case("powersave", "cppc_cpufreq", &found, &hi);
+	assert_int_equal(found, 1);
+	assert_int_equal(hi, 1830);
+	freq_powersave_case("schedutil", "cppc_cpufreq", &found, &hi);
+	assert_int_equal(found, 0);
+	/* intel_pstate's powersave is its dynamic mode, no cap */
+	freq_powersave_case("powersave", "intel_pstate", &found, &hi);
+	assert_int_equal(found, 0);
+}
+
 static void
 test_freq_samples(void **state)
 {
@@ -492,6 +562,7 @@ test_group_irqcpu(void)
 		cmocka_unit_test(test_cpufreq_real),
 		cmocka_unit_test(test_freq_thresholds),
 		cmocka_unit_test(test_freq_samples),
+		cmocka_unit_test(test_freq_powersave_busy),
 		cmocka_unit_test(test_irq_samples),
 		cmocka_unit_test(test_irq_thresholds),
 		cmocka_unit_test(test_irq_hybrid_and_numa),
