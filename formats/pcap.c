@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "decode/capture.h"
+#include "decode/filter.h"
 #include "decode/packet.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
@@ -89,22 +90,69 @@ snaplen_notes(struct pd_diag *d, uint32_t declared, uint32_t used,
 		    (unsigned long long)over, over == 1 ? "" : "s", declared);
 }
 
+static void
+describe(struct pd_capture *cap, const struct pd_member *m,
+    struct pd_diag *d, int lt)
+{
+	const char *name = pcap_datalink_val_to_name(lt);
+
+	cap->ev = (struct pd_evidence){ .member = m->path, .text =
+	    pd_arena_printf(d->arena, "link type %s, snap length %u",
+	    name ? name : "?", cap->snaplen) };
+	if (!pd_linktype_known(lt))
+		pd_diag_note(d, PD_WARN, "pcap.linktype", 0, "link type %d (%s) "
+		    "is not decoded: packets are counted, not analysed", lt,
+		    name ? name : "?");
+}
+
+/* Every record through the analysis (those --filter matches); PD_WARN
+ * when libpcap stops on a cut record. */
+static enum pd_status
+read_packets(pcap_t *p, struct pd_capture *cap, const struct pd_filter *flt,
+    struct pd_diag *d)
+{
+	struct pd_capture_state *st = pd_capture_begin(cap);
+	struct pcap_pkthdr *hdr;
+	const u_char *data;
+	enum pd_status rc = PD_OK;
+	int r;
+
+	while ((r = pcap_next_ex(p, &hdr, &data)) == 1) {
+		cap->packets_read++;
+		if (pd_filter_match(flt, data, hdr->caplen, hdr->len))
+			pd_capture_packet(st, hdr->ts.tv_sec +
+			    hdr->ts.tv_usec / 1e9, cap->linktype, data,
+			    hdr->caplen, hdr->len);
+	}
+	if (r == PCAP_ERROR) {
+		cap->truncated = true;
+		pd_diag_note(d, PD_WARN, "pcap.truncated", 0, "capture cut "
+		    "short after %llu packets (%s); the part before was "
+		    "analysed", (unsigned long long)cap->packets_read,
+		    pcap_geterr(p));
+		rc = PD_WARN;
+	}
+	pd_capture_end(st);
+	pd_capture_notes(cap, d);
+	return rc;
+}
+
+/* One cleanup path: the compiled filter and the handle (which closes
+ * the stream) go whatever the outcome. */
 static enum pd_status
 parse_pcap(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
-	struct pcap_pkthdr *hdr;
-	const u_char *data;
-	enum pd_status rc = PD_OK;
+	struct pd_filter flt = { 0 };
+	enum pd_status rc = PD_FAILED;
 	FILE *f = pd_input_fopen(in);
 	pcap_t *p = NULL;
-	int r;
 
 	if (!f) {
 		pd_diag_note(d, PD_FAILED, "pcap.open", 0, "cannot open a "
 		    "stream over the member");
-		return PD_FAILED;
+		goto out;
 	}
 	p = pcap_fopen_offline_with_tstamp_precision(f,
 	    PCAP_TSTAMP_PRECISION_NANO, errbuf);
@@ -112,41 +160,32 @@ parse_pcap(const struct pd_member *m, struct pd_input *in,
 		fclose(f);
 		pd_diag_note(d, PD_FAILED, "pcap.open", 0, "not a readable "
 		    "capture: %s", errbuf);
-		return PD_FAILED;
+		goto out;
 	}
 	int lt = pcap_datalink(p);
+	uint32_t snaplen = (uint32_t)pcap_snapshot(p);
+
+	if (!pd_filter_open(&flt, lt, snaplen, errbuf, sizeof(errbuf))) {
+		pd_filter_skip_note(m, d, lt, NULL, errbuf);
+		rc = PD_WARN;
+		goto out;
+	}
 	struct pd_capture *cap = pd_host_capture(h, d->arena, m->path,
 	    pd_capture_ifname(m, d, &pd_format_pcap));
 
 	cap->linktype = lt;
-	cap->snaplen = (uint32_t)pcap_snapshot(p);
-	cap->ev = (struct pd_evidence){ .member = m->path, .text =
-	    pd_arena_printf(d->arena, "link type %s, snap length %u",
-	    pcap_datalink_val_to_name(lt) ? pcap_datalink_val_to_name(lt) :
-	    "?", cap->snaplen) };
-	if (!pd_linktype_known(lt))
-		pd_diag_note(d, PD_WARN, "pcap.linktype", 0, "link type %d (%s) "
-		    "is not decoded: packets are counted, not analysed", lt,
-		    pcap_datalink_val_to_name(lt) ?
-		    pcap_datalink_val_to_name(lt) : "?");
-	struct pd_capture_state *st = pd_capture_begin(cap);
+	cap->snaplen = snaplen;
+	cap->filter = pd_filter_expr();
+	describe(cap, m, d, lt);
 	uint32_t declared = field(m->head + 16, m->head[0] == 0xd4 ||
 	    m->head[0] == 0x4d);
 
 	snaplen_notes(d, declared, cap->snaplen, over_snaplen(m, declared));
-	while ((r = pcap_next_ex(p, &hdr, &data)) == 1)
-		pd_capture_packet(st, hdr->ts.tv_sec + hdr->ts.tv_usec / 1e9,
-		    lt, data, hdr->caplen, hdr->len);
-	if (r == PCAP_ERROR) {
-		cap->truncated = true;
-		pd_diag_note(d, PD_WARN, "pcap.truncated", 0, "capture cut "
-		    "short after %llu packets (%s); the part before was "
-		    "analysed", (unsigned long long)cap->packets, pcap_geterr(p));
-		rc = PD_WARN;
-	}
-	pd_capture_end(st);
-	pd_capture_notes(cap, d);
-	pcap_close(p);		/* closes f */
+	rc = read_packets(p, cap, &flt, d);
+out:
+	pd_filter_close(&flt);
+	if (p)
+		pcap_close(p);		/* closes f */
 	return rc;
 }
 

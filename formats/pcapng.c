@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decode/capture.h"
+#include "decode/filter.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/cursor.h"
 #include "pathdoctor/diag.h"
@@ -24,8 +25,9 @@ struct iface {
 	int linktype;
 	uint32_t snaplen;
 	double tsresol;
-	struct pd_capture *cap;
+	struct pd_capture *cap;		/* NULL: skipped (--filter) */
 	struct pd_capture_state *st;
+	struct pd_filter flt;
 };
 
 struct walk {
@@ -81,11 +83,13 @@ read_full(struct pd_input *in, void *buf, size_t n)
 static void
 close_ifaces(struct walk *w)
 {
-	for (unsigned i = 0; i < w->n_ifs; i++)
+	for (unsigned i = 0; i < w->n_ifs; i++) {
 		if (w->ifs[i].st) {
 			pd_capture_end(w->ifs[i].st);
 			pd_capture_notes(w->ifs[i].cap, w->d);
 		}
+		pd_filter_close(&w->ifs[i].flt);
+	}
 	w->n_ifs = 0;
 }
 
@@ -119,7 +123,7 @@ static void
 idb(struct walk *w, struct pd_cursor *c)
 {
 	struct iface *f;
-	char name[64] = "";
+	char name[64] = "", errbuf[256];
 
 	if (w->n_ifs == IFACES_MAX) {
 		pd_diag_note(w->d, PD_WARN, "pcapng.too-many-interfaces", 0,
@@ -150,13 +154,19 @@ idb(struct walk *w, struct pd_cursor *c)
 	if (!name[0])
 		snprintf(name, sizeof(name), "%s", pd_capture_ifname(w->m,
 		    w->d, &pd_format_pcapng));
+	w->n_ifs++;	/* its state comes with its first packet */
+	if (!pd_filter_open(&f->flt, f->linktype, f->snaplen, errbuf,
+	    sizeof(errbuf))) {
+		pd_filter_skip_note(w->m, w->d, f->linktype, name, errbuf);
+		return;
+	}
 	f->cap = pd_host_capture(w->h, w->d->arena, w->m->path, name);
 	f->cap->linktype = f->linktype;
 	f->cap->snaplen = f->snaplen;
+	f->cap->filter = pd_filter_expr();
 	f->cap->ev = (struct pd_evidence){ .member = w->m->path, .text =
 	    pd_arena_printf(w->d->arena, "interface %u '%s', link type %d",
-	    w->n_ifs, name, f->linktype) };
-	w->n_ifs++;	/* its state comes with its first packet */
+	    w->n_ifs - 1, name, f->linktype) };
 }
 
 static void
@@ -196,6 +206,11 @@ packet(struct walk *w, struct pd_cursor *c, uint32_t type)
 	}
 	struct iface *f = &w->ifs[iface];
 
+	if (!f->cap)
+		return;		/* skipped: --filter cannot apply */
+	f->cap->packets_read++;
+	if (!pd_filter_match(&f->flt, data, caplen, len))
+		return;
 	if (!f->st)
 		f->st = pd_capture_begin(f->cap);
 	pd_capture_packet(f->st, (double)ts * f->tsresol, f->linktype, data,
@@ -303,7 +318,8 @@ bad_length:
 		break;
 	}
 	for (unsigned i = 0; i < w->n_ifs; i++)
-		w->ifs[i].cap->truncated = rc != PD_OK;
+		if (w->ifs[i].cap)
+			w->ifs[i].cap->truncated = rc != PD_OK;
 	close_ifaces(w);
 	free(body);
 	free(w);

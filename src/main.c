@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "base/version.h"
 #include "bundle/bundle.h"
+#include "decode/filter.h"
 #include "finalize/finalize.h"
 #include "pathdoctor/diff.h"
 #include "pathdoctor/finding.h"
@@ -30,7 +31,7 @@ enum opt_id {
 	OPT_MAX_TOTAL, OPT_MAX_RATIO, OPT_MAX_SPOOL, OPT_MAX_DEPTH,
 	OPT_MAX_LINE, OPT_ONE_THREAD, OPT_FAIL_ON_REGRESSION, OPT_MIN_LEVEL,
 	OPT_BRIEF, OPT_WIDTH,
-	OPT_REDACT, OPT_REDACT_MAP,
+	OPT_REDACT, OPT_REDACT_MAP, OPT_FILTER,
 };
 
 static const struct opt {
@@ -49,6 +50,8 @@ static const struct opt {
 	{ "only", OPT_ONLY, "RULE,...", "run only these rules (or groups, "
 	    "e.g. pcie)" },
 	{ "skip", OPT_SKIP, "RULE,...", "do not run these rules or groups" },
+	{ "filter", OPT_FILTER, "'BPF'", "analyse only the captured packets "
+	    "this pcap-filter expression matches" },
 	{ "dump-model", OPT_DUMP_MODEL, NULL, "print what the readers learned "
 	    "and stop" },
 	{ "fail-on", OPT_FAIL_ON, "LEVEL", "exit 1 when a finding is at or "
@@ -82,6 +85,7 @@ static const struct opt {
 
 struct config {
 	const char *format, *output, *only, *skip;
+	const char *filter;		/* --filter: a BPF expression */
 	enum pd_level fail_on;
 	int min_level;		/* enum pd_level; -1: show every finding */
 	bool dump_model, brief;
@@ -294,6 +298,7 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 		case OPT_OUTPUT: cfg->output = optarg; break;
 		case OPT_ONLY: cfg->only = optarg; break;
 		case OPT_SKIP: cfg->skip = optarg; break;
+		case OPT_FILTER: cfg->filter = optarg; break;
 		case OPT_DUMP_MODEL: cfg->dump_model = true; break;
 		case OPT_BRIEF: cfg->brief = true; break;
 		case OPT_ONE_THREAD: cfg->lim.one_thread = true; break;
@@ -362,6 +367,23 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 	return check_args(argc, cfg);
 }
 
+/* --filter compiled once for Ethernet before any member is read: an
+ * expression libpcap refuses is a usage error, with its message. */
+static int
+check_filter(const struct config *cfg)
+{
+	char err[512];
+
+	if (!cfg->filter)
+		return 0;
+	if (!pd_filter_set(cfg->filter, err, sizeof(err))) {
+		fprintf(stderr, "pathdoctor: --filter '%s': %s\n", cfg->filter,
+		    err);
+		return -1;
+	}
+	return 0;
+}
+
 /* What the options allow together, once they are all read. */
 static int
 check_args(int argc, const struct config *cfg)
@@ -416,7 +438,7 @@ check_args(int argc, const struct config *cfg)
 		    optind >= argc ? "no bundle given" : "one bundle at a time");
 		return -1;
 	}
-	return 0;
+	return check_filter(cfg);
 }
 
 static const char *
@@ -636,7 +658,9 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (done >= 0)
 		return done;
-	if (cfg.diff)
-		return run_diff(&cfg, argv[optind], argv[optind + 1]);
-	return run(&cfg, argv[optind]);
+	int rc = cfg.diff ? run_diff(&cfg, argv[optind], argv[optind + 1]) :
+	    run(&cfg, argv[optind]);
+
+	pd_filter_set(NULL, NULL, 0);
+	return rc;
 }

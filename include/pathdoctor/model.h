@@ -430,6 +430,10 @@ struct pd_capture {
 	uint64_t unseen_segs;
 	double first_ts, last_ts;
 	bool truncated;
+	/* --filter: the expression and the packets read before it; packets
+	 * and every figure above count only those it matched */
+	const char *filter;
+	uint64_t packets_read;
 	struct pd_size_hist sizes;
 	struct pd_flow flows[PD_CAPTURE_FLOWS];	/* bytes desc */
 	unsigned n_flows;

@@ -108,6 +108,10 @@ struct pd_capture;
 /* "4141 packets, 2915 TCP segments, ... super-packets": a capture's
  * counts in one sentence, as every renderer prints them. */
 const char *pd_capture_line(struct pd_arena *a, const struct pd_capture *c);
+/* "N of M packets matched" (--filter): NULL without --filter.  The
+ * expression itself is printed beside it, escaped by the renderer. */
+const char *pd_capture_filter_counts(struct pd_arena *a,
+    const struct pd_capture *c);
 /* b follows a with the same host, missing inputs and gaps: renderers
  * print such a run of rules as one line. */
 bool pd_same_needs(const struct pd_not_evaluated *a,

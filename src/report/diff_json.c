@@ -130,6 +130,13 @@ capture_side(const struct pd_capture *c)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "member", pd_json_str(c->member));
+	if (c->filter) {	/* only with --filter */
+		json_object_set_new(o, "filter", pd_json_str(c->filter));
+		json_object_set_new(o, "packets", json_integer((json_int_t)
+		    c->packets));
+		json_object_set_new(o, "packets_read", json_integer((json_int_t)
+		    c->packets_read));
+	}
 	json_object_set_new(o, "tcp_segments", json_integer((json_int_t)
 	    c->tcp_segments));
 	json_object_set_new(o, "super_segments", json_integer((json_int_t)

@@ -156,8 +156,14 @@ captures(FILE *out, struct pd_arena *a, const struct pd_diff_host *dh)
 {
 	for (const struct pd_diff_capture *c = dh->captures; c; c = c->next) {
 		fprintf(out, "\n**Payload sizes on %s**, BEFORE (%s) and AFTER "
-		    "(%s):\n\n```\n", M(c->ifname), M(c->before->member),
+		    "(%s):\n\n", M(c->ifname), M(c->before->member),
 		    M(c->after->member));
+		if (c->before->filter)
+			fprintf(out, "Filter %s: BEFORE %s; AFTER %s.\n\n",
+			    pd_md_code(a, c->before->filter),
+			    pd_capture_filter_counts(a, c->before),
+			    pd_capture_filter_counts(a, c->after));
+		fprintf(out, "```\n");
 		fenced(out, a, pd_chart_data_pair(a, "BEFORE", c->before->sizes.top,
 		    c->before->sizes.n, "AFTER", c->after->sizes.top,
 		    c->after->sizes.n, 8));

@@ -112,6 +112,11 @@ host(FILE *out, struct pd_arena *a, const struct pd_diff_host *dh)
 		fprintf(out, "\n");
 		line(out, 2, 4, pd_arena_printf(a, "payload sizes on %s, "
 		    "before and after:", T(c->ifname)));
+		if (c->before->filter)
+			line(out, 2, 4, pd_arena_printf(a, "filter '%s': "
+			    "BEFORE %s; AFTER %s", T(c->before->filter),
+			    pd_capture_filter_counts(a, c->before),
+			    pd_capture_filter_counts(a, c->after)));
 		const char *chart = pd_chart_data_pair(a, "BEFORE",
 		    c->before->sizes.top, c->before->sizes.n, "AFTER",
 		    c->after->sizes.top, c->after->sizes.n, 8);

@@ -316,6 +316,10 @@ dump_capture(FILE *out, struct pd_arena *a, const struct pd_capture *c)
 	    c->linktype, c->snaplen, c->truncated ? ", truncated" : "",
 	    sides[c->side], c->side_why ? " (" : "",
 	    D(c->side_why), c->side_why ? ")" : "");
+	if (c->filter)
+		fprintf(out, "    filter '%s': %llu of %llu packets matched\n",
+		    D(c->filter), (unsigned long long)c->packets,
+		    (unsigned long long)c->packets_read);
 	fprintf(out, "    packets %llu, tcp %llu, payload %llu, undecoded %llu, "
 	    "%.6f..%.6f s\n", (unsigned long long)c->packets,
 	    (unsigned long long)c->tcp_segments,

@@ -279,6 +279,10 @@ capture(struct pd_html *h, const struct pd_capture *c)
 	    "<span class=\"muted\">%s; %s%s%s%s</span></h4>\n", H(c->ifname),
 	    H(c->member), sides[c->side], c->side_why ? ": " : "",
 	    H(c->side_why), c->truncated ? "; cut short" : "");
+	if (c->filter)
+		fprintf(h->out, "<p class=\"filter\">Filter <code>%s</code>: "
+		    "%s; every figure below counts only those.</p>\n",
+		    H(c->filter), pd_capture_filter_counts(h->a, c));
 	fprintf(h->out, "<p class=\"stats\">%s</p>\n", pd_capture_line(h->a,
 	    c));
 	fprintf(h->out, "<figure class=\"capture\">\n");

@@ -275,6 +275,10 @@ captures(FILE *out, const struct pd_host *h, struct pd_arena *a)
 		fprintf(out, "; %s%s%s%s)\n\n", sides[c->side],
 		    c->side_why ? ": " : "", M(c->side_why),
 		    c->truncated ? "; cut short" : "");
+		if (c->filter)
+			fprintf(out, "Filter %s: %s; every figure below "
+			    "counts only those.\n\n", pd_md_code(a,
+			    c->filter), pd_capture_filter_counts(a, c));
 		fprintf(out, "%s\n\n```\n", pd_capture_line(a, c));
 		fprintf(out, "%s\n```\n", pd_chart_sizes(a, "all TCP segments",
 		    c->sizes.top, c->sizes.n, NULL, NULL, 0, 8));

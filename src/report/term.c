@@ -246,7 +246,7 @@ host_parts(FILE *out, const struct pd_host *h, const struct style *s,
 {
 	struct pd_arena *a = h->model->arena;
 
-	for (const struct pd_capture *c = h->captures; c; c = c->next)
+	for (const struct pd_capture *c = h->captures; c; c = c->next) {
 		labelled(out, w, 2, s->bold, s->off, "capture",
 		    pd_arena_printf(a, "%s: %llu TCP segments, %llu "
 		    "retransmitted, top payload %u B x %llu", T(c->ifname),
@@ -255,6 +255,12 @@ host_parts(FILE *out, const struct pd_host *h, const struct style *s,
 		    c->sizes.n ? c->sizes.top[0].bytes : 0,
 		    (unsigned long long)(c->sizes.n ?
 		    c->sizes.top[0].count : 0)));
+		if (c->filter)
+			labelled(out, w, 2, s->bold, s->off, "filter",
+			    pd_arena_printf(a, "'%s': %s; the figures count only "
+			    "those", T(c->filter),
+			    pd_capture_filter_counts(a, c)));
+	}
 	for (const struct pd_profile *p = h->profiles; p; p = p->next)
 		labelled(out, w, 2, s->bold, s->off, "profile",
 		    pd_arena_printf(a, "%s: %llu samples, hottest %s %.1f %%",

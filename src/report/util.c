@@ -52,6 +52,16 @@ pd_base_name(struct pd_arena *a, const char *path)
 }
 
 const char *
+pd_capture_filter_counts(struct pd_arena *a, const struct pd_capture *c)
+{
+	if (!c->filter)
+		return NULL;
+	return pd_arena_printf(a, "%llu of %llu packets matched",
+	    (unsigned long long)c->packets,
+	    (unsigned long long)c->packets_read);
+}
+
+const char *
 pd_capture_line(struct pd_arena *a, const struct pd_capture *c)
 {
 	return pd_arena_printf(a, "%llu packets, %llu TCP segments, %llu "
