@@ -82,16 +82,17 @@ golden_want() {
 # golden_run INPUT OPTIONS OUT: pathdoctor OPTIONS INPUT with stdout and
 # stderr into OUT and its exit status in got; an INPUT "corpus:PATH" runs
 # inside the corpus, and is false, without running, when that is absent.
+# OPTIONS are read as the shell reads them, so that a value with spaces
+# can be quoted ('tcp port 4420').
 golden_run() {
 	case $1 in
 	corpus:*)
 		[ -d "$corpus" ] || return 1
-		# shellcheck disable=SC2086
-		(cd "$corpus" && "$bin" $2 "${1#corpus:}") >"$3" 2>&1 </dev/null
+		(cd "$corpus" && eval "\"\$bin\" $2 \"\${1#corpus:}\"") \
+		    >"$3" 2>&1 </dev/null
 		;;
 	*)
-		# shellcheck disable=SC2086
-		"$bin" $2 "$1" >"$3" 2>&1 </dev/null
+		eval "\"\$bin\" $2 \"\$1\"" >"$3" 2>&1 </dev/null
 		;;
 	esac
 	got=$?
