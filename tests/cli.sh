@@ -45,7 +45,7 @@ grep_out version-text "pathdoctor 0" out
 expect 0 help --help
 for o in format output list-formats list-rules explain only skip \
     dump-model fail-on max-members max-total max-ratio max-spool brief \
-    max-depth max-line one-thread min-level version help; do
+    max-depth max-line one-thread min-level filter version help; do
 	grep -q -- "--$o" "$tmp/out" || echo "not ok cli help-lists-$o"
 done
 echo "ok cli help-lists-every-option"
@@ -81,6 +81,33 @@ grep_out min-level-json-level '"level": "medium"' out
 expect 0 no-min-level-json -f json "$s"
 grep_out no-min-level-json-null '"hidden_below_level": null' out
 expect 2 bad-min-level --min-level off "$s"
+
+# --filter: an expression libpcap refuses is a usage error, with its
+# message and the expression, before any member is read (a missing
+# bundle or stdin is not even opened)
+expect 2 filter-bad --filter 'tcp port 44x20' "$s"
+grep_out filter-bad-says "^pathdoctor: --filter 'tcp port 44x20': unknown port" err
+expect 2 filter-bad-before-reading --filter 'host' "$tmp/nope.tgz"
+grep_out filter-bad-syntax "can't parse filter expression" err
+expect 2 filter-bad-stdin --filter 'tcp port' - </dev/null
+expect 2 filter-bad-diff diff --filter 'udp and' "$s" "$s"
+expect 2 filter-no-value --filter
+# a matching expression through a gzip'd lone pcap, stdin and a diff
+gzip -nc samples/bundles/gx10-before/pcap/nic2.pcap >"$tmp/nic2.pcap.gz"
+expect 0 filter-gz -f json --filter 'tcp port 4420' "$tmp/nic2.pcap.gz"
+grep_out filter-gz-json '"filter": "tcp port 4420"' out
+grep_out filter-gz-read '"packets_read": ' out
+"$bin" -f md --filter 'tcp src port 4420' - <"$s" >"$tmp/out" 2>&1
+grep_out filter-stdin 'packets matched; every figure below' out
+expect 0 filter-diff diff -f md --filter 'tcp' samples/pve-gso-before.tgz \
+    samples/pve-gso-after.tgz
+grep_out filter-diff-says 'Filter .tcp.: BEFORE' out
+expect 0 no-filter-json -f json "$s"
+if grep -q '"filter"\|"packets_read"' "$tmp/out"; then
+	echo "not ok cli no-filter-no-field"
+else
+	echo "ok cli no-filter-no-field"
+fi
 expect 2 diff-min-level diff --min-level high "$s" samples/gx10-after.tgz
 # a profile without per-CPU core types: "all CPUs" takes a plural verb
 mkdir "$tmp/nocpu"
