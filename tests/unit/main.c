@@ -34,5 +34,6 @@ main(void)
 	failed += test_group_nic_counters();
 	failed += test_group_link();
 	failed += test_group_hostile();
+	failed += test_group_filter();
 	return failed ? 1 : 0;
 }
