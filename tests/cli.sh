@@ -86,7 +86,8 @@ expect 2 bad-min-level --min-level off "$s"
 # message and the expression, before any member is read (a missing
 # bundle or stdin is not even opened)
 expect 2 filter-bad --filter 'tcp port 44x20' "$s"
-grep_out filter-bad-says "^pathdoctor: --filter 'tcp port 44x20': unknown port" err
+grep_out filter-bad-says \
+    "^pathdoctor: --filter 'tcp port 44x20': unknown port" err
 expect 2 filter-bad-before-reading --filter 'host' "$tmp/nope.tgz"
 grep_out filter-bad-syntax "can't parse filter expression" err
 expect 2 filter-bad-stdin --filter 'tcp port' - </dev/null

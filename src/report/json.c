@@ -192,7 +192,7 @@ capture(const struct pd_host *h, const struct pd_capture *c)
 	json_object_set_new(o, "linktype", json_integer(c->linktype));
 	json_object_set_new(o, "truncated", json_boolean(c->truncated));
 	json_object_set_new(o, "packets", json_integer((json_int_t)c->packets));
-	if (c->filter) {	/* only with --filter: the reports stay as before */
+	if (c->filter) {	/* only with --filter: else as before */
 		json_object_set_new(o, "filter", pd_json_str(c->filter));
 		json_object_set_new(o, "packets_read",
 		    json_integer((json_int_t)c->packets_read));

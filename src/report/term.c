@@ -257,8 +257,8 @@ host_parts(FILE *out, const struct pd_host *h, const struct style *s,
 		    c->sizes.top[0].count : 0)));
 		if (c->filter)
 			labelled(out, w, 2, s->bold, s->off, "filter",
-			    pd_arena_printf(a, "'%s': %s; the figures count only "
-			    "those", T(c->filter),
+			    pd_arena_printf(a, "'%s': %s; the figures count "
+			    "only those", T(c->filter),
 			    pd_capture_filter_counts(a, c)));
 	}
 	for (const struct pd_profile *p = h->profiles; p; p = p->next)

@@ -69,7 +69,8 @@ test_pcap_filtered(void **state)
 	assert_int_equal(c->packets_read, all);
 	assert_true(c->packets > 0 && c->packets < all);
 	assert_int_equal(c->tcp_segments, c->packets);
-	for (unsigned i = 0; i < c->n_flows; i++)	/* target -> host only */
+	/* target -> host only */
+	for (unsigned i = 0; i < c->n_flows; i++)
 		assert_int_equal(c->flows[i].key.pa == 4420 ?
 		    c->flows[i].dir[1].segs : c->flows[i].dir[0].segs, 0);
 	parsed_free(&p);
@@ -87,8 +88,10 @@ test_pcapng_interface_skipped(void **state)
 	assert_true(pd_filter_set("ether broadcast", err, sizeof(err)));
 	parsed_read(&p, three);
 	assert_true(has_note(p.cov.members, "capture.filter"));
-	for (const struct pd_capture *c = p.m->hosts->captures; c; c = c->next) {
-		assert_int_equal(c->linktype, DLT_EN10MB);	/* null1 left out */
+	/* null1, of link type NULL, left out */
+	for (const struct pd_capture *c = p.m->hosts->captures; c;
+	    c = c->next) {
+		assert_int_equal(c->linktype, DLT_EN10MB);
 		assert_true(c->packets <= c->packets_read);
 		n++;
 	}
