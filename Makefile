@@ -80,9 +80,13 @@ $(SAN)/replay-%: $(SAN)/tests/fuzz/fuzz_%.o \
     $(SAN)/tests/fuzz/onefile.o $(SAN_LIB)
 	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
-# check installs what is missing first, so it works on a fresh machine.
+# check installs what is missing first, so it works on a fresh machine;
+# the ThreadSanitizer binary is built beside the check build for the
+# race stage (tests/tsan.sh).
 check: deps
 	$(Q)$(MAKE) --no-print-directory check-build
+	$(Q)$(MAKE) --no-print-directory SANITIZE=thread \
+	    build/san-thread/pathdoctor
 	$(Q)TZ=UTC LC_ALL=C sh tests/check.sh $(SAN)
 
 check-build: $(SAN)/pathdoctor $(SAN)/unit-tests \

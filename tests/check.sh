@@ -17,6 +17,8 @@
 #            linear time, the note
 #   scale    many devices, interfaces, snapshots and hosts: linear time,
 #            bounded memory
+#   tsan     the decompressing thread under ThreadSanitizer: samples,
+#            every compressed form, cut bundles, early stops
 #   replay   the fuzz corpora and samples through the fuzz harnesses
 #   samples  the sample bundles regenerate byte for byte
 #   browser  the HTML report of every sample in headless Chromium: no
@@ -72,6 +74,7 @@ stage() {
 	stage perf sh tests/perf-compare.sh "$build/pathdoctor"
 	stage hostile sh tests/hostile-memory.sh "$build/pathdoctor"
 	stage scale sh tests/scale.sh "$build/pathdoctor"
+	stage tsan sh tests/tsan.sh build/san-thread/pathdoctor
 	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \
 	    samples/bundles
 	stage replay-format "$build/replay-format" tests/fuzz/corpus/member \
