@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/bigmem.h"
 #include "decode/prof_raw.h"
 #include "decode/profile.h"
 #include "pathdoctor/arena.h"
@@ -57,10 +58,10 @@ pd_prof_raw_free(struct pd_prof_raw *r)
 	if (!r)
 		return;
 	free(r->addrs);
-	free(r->addr_index);
-	free(r->self);
-	free(r->stacks);
-	free(r->slots);
+	pd_big_free(r->addr_index, r->addr_index_size * sizeof(*r->addr_index));
+	pd_big_free(r->self, r->self_size * sizeof(*r->self));
+	pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
+	pd_big_free(r->slots, r->cap_slots * sizeof(*r->slots));
 	for (unsigned i = 0; i < r->n_maps; i++)
 		free(r->maps[i].filename);
 	free(r->maps);
@@ -80,9 +81,9 @@ grow_index(uint32_t **index, unsigned *size, unsigned used, unsigned cap)
 		return true;
 	if (*size >= cap * 2)
 		return used < cap;
-	free(*index);
+	pd_big_free(*index, *size * sizeof(**index));
 	*size = *size ? *size * 2 : 1024;
-	*index = pd_xmalloc(*size * sizeof(**index));
+	*index = pd_big_alloc(*size * sizeof(**index));
 	memset(*index, 0xff, *size * sizeof(**index));
 	return true;
 }
@@ -153,9 +154,8 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 			return;
 		}
 		unsigned nsize = r->self_size ? r->self_size * 2 : 1024;
-		struct prof_self *n = pd_xmalloc(nsize * sizeof(*n));
+		struct prof_self *n = pd_big_alloc(nsize * sizeof(*n));
 
-		memset(n, 0, nsize * sizeof(*n));
 		for (unsigned i = 0; i < r->self_size; i++) {
 			if (!r->self[i].used)
 				continue;
@@ -166,7 +166,7 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 				h = (h + 1) & (nsize - 1);
 			n[h] = r->self[i];
 		}
-		free(r->self);
+		pd_big_free(r->self, r->self_size * sizeof(*r->self));
 		r->self = n;
 		r->self_size = nsize;
 	}
@@ -197,9 +197,8 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 			return;
 		}
 		unsigned nsize = r->stack_size ? r->stack_size * 2 : 1024;
-		struct prof_stack *s = pd_xmalloc(nsize * sizeof(*s));
+		struct prof_stack *s = pd_big_alloc(nsize * sizeof(*s));
 
-		memset(s, 0, nsize * sizeof(*s));
 		for (unsigned i = 0; i < r->stack_size; i++) {
 			if (!r->stacks[i].n)
 				continue;
@@ -209,7 +208,7 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 				h = (h + 1) & (nsize - 1);
 			s[h] = r->stacks[i];
 		}
-		free(r->stacks);
+		pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
 		r->stacks = s;
 		r->stack_size = nsize;
 	}
@@ -229,10 +228,13 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 		return;
 	}
 	if (r->n_slots + n > r->cap_slots) {
-		while (r->n_slots + n > r->cap_slots)
-			r->cap_slots = r->cap_slots ? r->cap_slots * 2 : 4096;
-		r->slots = pd_xrealloc(r->slots, r->cap_slots *
-		    sizeof(*r->slots));
+		unsigned cap = r->cap_slots;
+
+		while (r->n_slots + n > cap)
+			cap = cap ? cap * 2 : 4096;
+		r->slots = pd_big_grow(r->slots, r->cap_slots *
+		    sizeof(*r->slots), cap * sizeof(*r->slots));
+		r->cap_slots = cap;
 	}
 	memcpy(r->slots + r->n_slots, ids, n * sizeof(*ids));
 	r->stacks[h] = (struct prof_stack){ hash, period, r->n_slots,
@@ -570,7 +572,7 @@ release_profile(void *ctx)
 
 	pd_prof_raw_free(p->raw);
 	free(p->stacks);
-	free(p->stack_syms);
+	pd_big_free(p->stack_syms, p->stack_syms_bytes);
 }
 
 struct pd_profile *

@@ -534,7 +534,9 @@ keep_stacks(struct pd_profile *p, struct pd_host *h, const uint32_t *sym_of)
 				.group = group_of(p, h, s->cpu) };
 	}
 	p->stack_syms = r->slots;
+	p->stack_syms_bytes = r->cap_slots * sizeof(*r->slots);
 	r->slots = NULL;
+	r->cap_slots = 0;
 }
 
 static void
