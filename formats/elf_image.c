@@ -18,6 +18,16 @@
 #define PIN_MAX (4u << 20)	/* a header table held whatever the window */
 #define RING_BLOCK PD_INPUT_BLOCK	/* the tail is held in these */
 
+/* The image of the last file, kept for the next one: its pages are
+ * resident already, so a perf archive's dozens of files are not each
+ * faulted in and zeroed by the kernel only to be read over.  At most
+ * KEEP_RESIDENT bytes of it stay resident between files.  Every byte
+ * below a file's length is read from that file (or zeroed, past the
+ * window); what lies beyond, left from another, is outside the image
+ * libelf and pd_elf_image_has see. */
+#define KEEP_RESIDENT ((size_t)8 << 20)
+static _Thread_local unsigned char *kept;
+
 struct hdrs {
 	uint64_t phoff, shoff;
 	unsigned phent, phnum, shent, shnum;
@@ -263,14 +273,18 @@ pd_elf_image_read(struct pd_input *in, size_t window, struct elf_image *im,
 		window = (size_t)ELF_IMAGE_MAX;
 	im->head = window / 4 < 64 ? 64 : window / 4;
 	im->tail = window > im->head ? window - im->head : 0;
-	im->p = mmap(NULL, ELF_IMAGE_MAX, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (im->p == MAP_FAILED) {
-		im->p = NULL;
-		*why = "no address space for the file's image";
-		return -1;
+	im->p = kept;
+	kept = NULL;
+	if (!im->p) {
+		im->p = mmap(NULL, ELF_IMAGE_MAX, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (im->p == MAP_FAILED) {
+			im->p = NULL;
+			*why = "no address space for the file's image";
+			return -1;
+		}
+		pd_big_advise(im->p, (size_t)ELF_IMAGE_MAX);
 	}
-	pd_big_advise(im->p, (size_t)ELF_IMAGE_MAX);
 	t.n = im->tail / RING_BLOCK ? im->tail / RING_BLOCK : 1;
 	return stream(in, im, &t, why);
 }
@@ -278,8 +292,18 @@ pd_elf_image_read(struct pd_input *in, size_t window, struct elf_image *im,
 void
 pd_elf_image_free(struct elf_image *im)
 {
-	if (im->p)
+	if (!im->p)
+		return;
+	if (kept) {
 		munmap(im->p, ELF_IMAGE_MAX);
+	} else {
+		/* what the next file will not need again goes back; the
+		 * bytes kept lie past its length or are read over */
+		if (im->len > KEEP_RESIDENT)
+			(void)madvise(im->p + KEEP_RESIDENT, im->len -
+			    KEEP_RESIDENT, MADV_DONTNEED);
+		kept = im->p;
+	}
 	im->p = NULL;
 }
 

@@ -45,6 +45,15 @@ struct maps {
 	const struct pd_prof_raw *r;
 	struct map_ref *order;
 	struct prof_fork *forks;	/* sorted by pid */
+	struct map_elf *elf;		/* per mapping, found once */
+};
+
+/* The ELF files that name a mapping's addresses (elf_for), looked up
+ * on its first address: a real profile has many addresses per mapping
+ * and a perf archive many files. */
+struct map_elf {
+	const struct pd_elf *best, *layout;
+	bool found;
 };
 
 static int
@@ -77,6 +86,8 @@ maps_index(struct maps *mx, const struct pd_prof_raw *r)
 	if (r->n_forks)
 		memcpy(mx->forks, r->forks, r->n_forks * sizeof(*mx->forks));
 	qsort(mx->forks, r->n_forks, sizeof(*mx->forks), cmp_fork);
+	mx->elf = pd_xmalloc((r->n_maps + 1) * sizeof(*mx->elf));
+	memset(mx->elf, 0, (r->n_maps + 1) * sizeof(*mx->elf));
 }
 
 static const struct prof_map *
@@ -334,9 +345,17 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 	}
 	const struct prof_map *m = map_of(mx, ad->pid, ad->ip);
 	uint64_t rip = m ? ad->ip - m->start + m->pgoff : ad->ip;
-	const struct pd_elf *layout = NULL;
-	const struct pd_elf *e = m ? elf_for(h, p, m->filename, &layout) :
-	    NULL;
+	const struct pd_elf *layout = NULL, *e = NULL;
+
+	if (m) {
+		struct map_elf *me = &mx->elf[m - mx->r->maps];
+
+		if (!me->found)
+			me->best = elf_for(h, p, m->filename, &me->layout);
+		me->found = true;
+		e = me->best;
+		layout = me->layout;
+	}
 	const char *name = layout ? elf_sym(e, layout, rip) : NULL;
 
 	if (name)
@@ -579,6 +598,7 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 		sym_of[i] = name_addr(&t, a, h, &mx, &r->addrs[i], p, &kv);
 	free(mx.order);
 	free(mx.forks);
+	free(mx.elf);
 	p->n_syms = t.n;
 	p->sym_group_self = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
 	    sizeof(double));
