@@ -25,7 +25,7 @@
  * below a file's length is read from that file (or zeroed, past the
  * window); what lies beyond, left from another, is outside the image
  * libelf and pd_elf_image_has see. */
-#define KEEP_RESIDENT ((size_t)8 << 20)
+#define KEEP_RESIDENT ((size_t)16 << 20)
 static _Thread_local unsigned char *kept;
 
 struct hdrs {
