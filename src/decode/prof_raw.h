@@ -48,6 +48,15 @@ struct prof_fork {
 	uint32_t pid, ppid;
 };
 
+/* A raw sample seen before: its hash and the self and stack slots it
+ * added to, while the tables' generation is gen (src/decode/profile.c). */
+struct prof_memo {
+	uint64_t hash;
+	uint32_t self, stack, gen;
+};
+
+#define PROF_MEMO (1u << 16)	/* direct-mapped entries */
+
 /* Interned names: bump-allocated from these blocks, each string once. */
 struct prof_pool {
 	struct prof_pool *next;
@@ -66,6 +75,8 @@ struct pd_prof_raw {
 	unsigned n_stacks, stack_size;
 	uint32_t *slots;
 	unsigned n_slots, cap_slots;
+	struct prof_memo *memo;		/* [PROF_MEMO], once a chain came */
+	uint32_t gen;			/* bumped when self or stacks move */
 	struct prof_map *maps;
 	unsigned n_maps, cap_maps;
 	struct prof_fork *forks;

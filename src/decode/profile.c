@@ -62,6 +62,7 @@ pd_prof_raw_free(struct pd_prof_raw *r)
 	pd_big_free(r->self, r->self_size * sizeof(*r->self));
 	pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
 	pd_big_free(r->slots, r->cap_slots * sizeof(*r->slots));
+	pd_big_free(r->memo, r->memo ? PROF_MEMO * sizeof(*r->memo) : 0);
 	for (unsigned i = 0; i < r->n_maps; i++)
 		free(r->maps[i].filename);
 	free(r->maps);
@@ -142,7 +143,8 @@ lookup_only:;
 	return r->n_addrs++;
 }
 
-static void
+/* The slot of (cpu, addr) after adding; UINT32_MAX when dropped. */
+static uint32_t
 add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 {
 	uint64_t key = (uint64_t)(uint32_t)cpu << 32 | addr;
@@ -151,7 +153,7 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 	if (!r->self_size || (r->n_self + 1) * 4 >= r->self_size * 3) {
 		if (r->self_size >= PD_PROF_SELF * 2) {
 			r->dropped++;
-			return;
+			return UINT32_MAX;
 		}
 		unsigned nsize = r->self_size ? r->self_size * 2 : 1024;
 		struct prof_self *n = pd_big_alloc(nsize * sizeof(*n));
@@ -169,6 +171,7 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 		pd_big_free(r->self, r->self_size * sizeof(*r->self));
 		r->self = n;
 		r->self_size = nsize;
+		r->gen++;
 	}
 	unsigned h = (unsigned)mix(0, key) & (r->self_size - 1);
 
@@ -181,9 +184,11 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 	}
 	r->self[h].period += period;
 	r->self[h].samples++;
+	return h;
 }
 
-static void
+/* The slot of the stack after adding; UINT32_MAX when dropped. */
+static uint32_t
 add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
     double period)
 {
@@ -194,7 +199,7 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 	if (!r->stack_size || (r->n_stacks + 1) * 4 >= r->stack_size * 3) {
 		if (r->stack_size >= PD_PROF_STACKS * 2) {
 			r->stacks_dropped++;
-			return;
+			return UINT32_MAX;
 		}
 		unsigned nsize = r->stack_size ? r->stack_size * 2 : 1024;
 		struct prof_stack *s = pd_big_alloc(nsize * sizeof(*s));
@@ -211,6 +216,7 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 		pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
 		r->stacks = s;
 		r->stack_size = nsize;
+		r->gen++;
 	}
 	unsigned h = (unsigned)hash & (r->stack_size - 1);
 
@@ -220,12 +226,12 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 		if (s->hash == hash && s->n == n && s->cpu == cpu &&
 		    memcmp(r->slots + s->off, ids, n * sizeof(*ids)) == 0) {
 			s->period += period;
-			return;
+			return h;
 		}
 	}
 	if (r->n_slots + n > PD_PROF_SLOTS) {
 		r->stacks_dropped++;
-		return;
+		return UINT32_MAX;
 	}
 	if (r->n_slots + n > r->cap_slots) {
 		unsigned cap = r->cap_slots;
@@ -241,6 +247,7 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 	    n, cpu };
 	r->n_slots += n;
 	r->n_stacks++;
+	return h;
 }
 
 static uint8_t
@@ -256,11 +263,107 @@ context_mode(uint64_t marker, uint8_t mode)
 	}
 }
 
+/* A sample whose pid, cpu, mode, ip and chain were seen before adds
+ * its period where that one's did, without resolving each frame again:
+ * a direct-mapped memo of raw samples, by hash, each checked against
+ * the stack it gave (so a collision costs only the long way), valid
+ * while the self and stack tables keep their slots (gen) and would not
+ * grow or drop on this sample.  The sums are the same additions in the
+ * same order as the long way's. */
+static uint64_t
+raw_hash(uint32_t pid, int cpu, uint8_t mode, uint64_t ip,
+    const uint64_t *chain, unsigned n_chain)
+{
+	uint64_t h = mix(mix(mix(0x6d656d6f, pid), (uint64_t)(uint32_t)cpu),
+	    (uint64_t)mode << 32 | n_chain);
+
+	h = mix(h, ip);
+	for (unsigned i = 0; i < n_chain; i++)
+		h = mix(h, chain[i]);
+	return h;
+}
+
+/* Whether the raw sample resolves to stack s, as the long way would:
+ * its leaf, then each frame in its mode, repeats of the frame before
+ * folded, up to PD_PROF_CHAIN addresses. */
+static bool
+same_stack(const struct pd_prof_raw *r, const struct prof_stack *s,
+    uint32_t pid, uint8_t mode, uint64_t ip, const uint64_t *chain,
+    unsigned n_chain)
+{
+	const uint32_t *ids = r->slots + s->off;
+	unsigned n = 1;
+	uint8_t m = mode;
+
+	if (!addr_eq(&r->addrs[ids[0]], pid, mode, ip))
+		return false;
+	for (unsigned i = 0; i < n_chain && n < PD_PROF_CHAIN; i++) {
+		if (chain[i] >= CTX_MAX) {
+			m = context_mode(chain[i], m);
+			continue;
+		}
+		if (addr_eq(&r->addrs[ids[n - 1]], pid, m, chain[i]))
+			continue;
+		if (n == s->n || !addr_eq(&r->addrs[ids[n]], pid, m, chain[i]))
+			return false;
+		n++;
+	}
+	return n == s->n;
+}
+
+static bool
+memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid, int cpu,
+    uint8_t mode, uint64_t period, uint64_t ip, const uint64_t *chain,
+    unsigned n_chain)
+{
+	if (!r->memo || (r->n_self + 1) * 4 >= r->self_size * 3 ||
+	    (r->n_stacks + 1) * 4 >= r->stack_size * 3)
+		return false;
+	const struct prof_memo *e = &r->memo[hash & (PROF_MEMO - 1)];
+
+	if (e->hash != hash || e->gen != r->gen)
+		return false;
+	struct prof_self *se = &r->self[e->self];
+	struct prof_stack *st = &r->stacks[e->stack];
+
+	if (!se->used || !st->n || st->cpu != cpu ||
+	    se->key != ((uint64_t)(uint32_t)cpu << 32 |
+	    r->slots[st->off]) || !same_stack(r, st, pid, mode, ip, chain,
+	    n_chain))
+		return false;
+	r->samples++;
+	r->period += (double)period;
+	se->period += (double)period;
+	se->samples++;
+	st->period += (double)period;
+	return true;
+}
+
+static void
+memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
+    uint32_t stack)
+{
+	if (self == UINT32_MAX || stack == UINT32_MAX)
+		return;
+	if (!r->memo)
+		r->memo = pd_big_alloc(PROF_MEMO * sizeof(*r->memo));
+	r->memo[hash & (PROF_MEMO - 1)] = (struct prof_memo){ hash, self,
+	    stack, r->gen };
+}
+
 void
 pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
     enum pd_cpumode mode, uint64_t period, uint64_t ip,
     const uint64_t *chain, unsigned n_chain)
 {
+	uint64_t hash = 0;
+
+	if (chain) {
+		hash = raw_hash(pid, cpu, (uint8_t)mode, ip, chain, n_chain);
+		if (memo_hit(r, hash, pid, cpu, (uint8_t)mode, period, ip,
+		    chain, n_chain))
+			return;
+	}
 	uint32_t leaf = prof_addr(r, pid, (uint8_t)mode, ip);
 
 	r->samples++;
@@ -269,7 +372,8 @@ pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 		r->dropped++;
 		return;
 	}
-	add_self(r, cpu, leaf, (double)period);
+	uint32_t self = add_self(r, cpu, leaf, (double)period);
+
 	if (!chain)
 		return;
 	uint32_t ids[PD_PROF_CHAIN];
@@ -291,7 +395,7 @@ pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 		if (id != UINT32_MAX && id != ids[n - 1])
 			ids[n++] = id;
 	}
-	add_stack(r, cpu, ids, n, (double)period);
+	memo_put(r, hash, self, add_stack(r, cpu, ids, n, (double)period));
 }
 
 void
