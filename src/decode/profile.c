@@ -351,19 +351,49 @@ memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
 	    stack, r->gen };
 }
 
+uint64_t
+pd_prof_sample_hash(uint32_t pid, int cpu, enum pd_cpumode mode,
+    uint64_t ip, const uint64_t *chain, unsigned n_chain)
+{
+	return chain ? raw_hash(pid, cpu, (uint8_t)mode, ip, chain, n_chain) :
+	    0;
+}
+
+void
+pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, int stage)
+{
+	if (!r->memo)
+		return;
+	const struct prof_memo *e = &r->memo[hash & (PROF_MEMO - 1)];
+
+	if (stage == 0) {
+		__builtin_prefetch(e);
+		return;
+	}
+	if (e->hash != hash || e->gen != r->gen || e->self >= r->self_size ||
+	    e->stack >= r->stack_size)
+		return;
+	__builtin_prefetch(&r->self[e->self]);
+	__builtin_prefetch(&r->stacks[e->stack]);
+}
+
 void
 pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
     enum pd_cpumode mode, uint64_t period, uint64_t ip,
     const uint64_t *chain, unsigned n_chain)
 {
-	uint64_t hash = 0;
+	pd_prof_sample_hashed(r, pd_prof_sample_hash(pid, cpu, mode, ip,
+	    chain, n_chain), pid, cpu, mode, period, ip, chain, n_chain);
+}
 
-	if (chain) {
-		hash = raw_hash(pid, cpu, (uint8_t)mode, ip, chain, n_chain);
-		if (memo_hit(r, hash, pid, cpu, (uint8_t)mode, period, ip,
-		    chain, n_chain))
-			return;
-	}
+void
+pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
+    int cpu, enum pd_cpumode mode, uint64_t period, uint64_t ip,
+    const uint64_t *chain, unsigned n_chain)
+{
+	if (chain && memo_hit(r, hash, pid, cpu, (uint8_t)mode, period, ip,
+	    chain, n_chain))
+		return;
 	uint32_t leaf = prof_addr(r, pid, (uint8_t)mode, ip);
 
 	r->samples++;
