@@ -49,13 +49,14 @@ struct prof_fork {
 };
 
 /* A raw sample seen before: its hash and the self and stack slots it
- * added to, while the tables' generation is gen (src/decode/profile.c). */
+ * added to (src/decode/profile.c); two to a cache line. */
 struct prof_memo {
 	uint64_t hash;
-	uint32_t self, stack, gen;
+	uint32_t self, stack;
+	uint32_t used, pad[3];
 };
 
-#define PROF_MEMO (1u << 16)	/* direct-mapped entries */
+#define PROF_MEMO (1u << 16)	/* entries, in pairs */
 
 /* Interned names: bump-allocated from these blocks, each string once. */
 struct prof_pool {
@@ -76,7 +77,6 @@ struct pd_prof_raw {
 	uint32_t *slots;
 	unsigned n_slots, cap_slots;
 	struct prof_memo *memo;		/* [PROF_MEMO], once a chain came */
-	uint32_t gen;			/* bumped when self or stacks move */
 	struct prof_map *maps;
 	unsigned n_maps, cap_maps;
 	struct prof_fork *forks;

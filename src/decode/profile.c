@@ -143,6 +143,33 @@ lookup_only:;
 	return r->n_addrs++;
 }
 
+/* Where each slot of a table of n went when it doubled, for the memo
+ * of raw samples (below); NULL without one. */
+static uint32_t *
+moves(const struct pd_prof_raw *r, unsigned n)
+{
+	return r->memo && n ? pd_big_alloc(n * sizeof(uint32_t)) : NULL;
+}
+
+/* The memo's slots of the self (or stack) table follow its move. */
+static void
+memo_moved(struct pd_prof_raw *r, uint32_t *moved, unsigned n, bool stack)
+{
+	if (!moved)
+		return;
+	for (unsigned i = 0; i < PROF_MEMO; i++) {
+		struct prof_memo *e = &r->memo[i];
+
+		if (!e->used)
+			continue;
+		if (stack)
+			e->stack = moved[e->stack];
+		else
+			e->self = moved[e->self];
+	}
+	pd_big_free(moved, n * sizeof(*moved));
+}
+
 /* The slot of (cpu, addr) after adding; UINT32_MAX when dropped. */
 static uint32_t
 add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
@@ -157,6 +184,7 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 		}
 		unsigned nsize = r->self_size ? r->self_size * 2 : 1024;
 		struct prof_self *n = pd_big_alloc(nsize * sizeof(*n));
+		uint32_t *moved = moves(r, r->self_size);
 
 		for (unsigned i = 0; i < r->self_size; i++) {
 			if (!r->self[i].used)
@@ -167,11 +195,13 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 			while (n[h].used)
 				h = (h + 1) & (nsize - 1);
 			n[h] = r->self[i];
+			if (moved)
+				moved[i] = h;
 		}
 		pd_big_free(r->self, r->self_size * sizeof(*r->self));
 		r->self = n;
+		memo_moved(r, moved, r->self_size, false);
 		r->self_size = nsize;
-		r->gen++;
 	}
 	unsigned h = (unsigned)mix(0, key) & (r->self_size - 1);
 
@@ -203,6 +233,7 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 		}
 		unsigned nsize = r->stack_size ? r->stack_size * 2 : 1024;
 		struct prof_stack *s = pd_big_alloc(nsize * sizeof(*s));
+		uint32_t *moved = moves(r, r->stack_size);
 
 		for (unsigned i = 0; i < r->stack_size; i++) {
 			if (!r->stacks[i].n)
@@ -212,11 +243,13 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 			while (s[h].n)
 				h = (h + 1) & (nsize - 1);
 			s[h] = r->stacks[i];
+			if (moved)
+				moved[i] = h;
 		}
 		pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
 		r->stacks = s;
+		memo_moved(r, moved, r->stack_size, true);
 		r->stack_size = nsize;
-		r->gen++;
 	}
 	unsigned h = (unsigned)hash & (r->stack_size - 1);
 
@@ -265,11 +298,11 @@ context_mode(uint64_t marker, uint8_t mode)
 
 /* A sample whose pid, cpu, mode, ip and chain were seen before adds
  * its period where that one's did, without resolving each frame again:
- * a direct-mapped memo of raw samples, by hash, each checked against
- * the stack it gave (so a collision costs only the long way), valid
- * while the self and stack tables keep their slots (gen) and would not
- * grow or drop on this sample.  The sums are the same additions in the
- * same order as the long way's. */
+ * a two-way memo of raw samples, by hash, each entry checked against
+ * the stack it gave (so a collision costs only the long way), its
+ * slots moved with the tables, used only when the tables would neither
+ * grow nor drop on this sample.  The sums are the same additions in
+ * the same order as the long way's. */
 static uint64_t
 raw_hash(uint32_t pid, int cpu, uint8_t mode, uint64_t ip,
     const uint64_t *chain, unsigned n_chain)
@@ -311,6 +344,12 @@ same_stack(const struct pd_prof_raw *r, const struct prof_stack *s,
 	return n == s->n;
 }
 
+static struct prof_memo *
+memo_pair(const struct pd_prof_raw *r, uint64_t hash)
+{
+	return &r->memo[hash & (PROF_MEMO - 2)];
+}
+
 static bool
 memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid, int cpu,
     uint8_t mode, uint64_t period, uint64_t ip, const uint64_t *chain,
@@ -319,9 +358,11 @@ memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid, int cpu,
 	if (!r->memo || (r->n_self + 1) * 4 >= r->self_size * 3 ||
 	    (r->n_stacks + 1) * 4 >= r->stack_size * 3)
 		return false;
-	const struct prof_memo *e = &r->memo[hash & (PROF_MEMO - 1)];
+	const struct prof_memo *e = memo_pair(r, hash);
 
-	if (e->hash != hash || e->gen != r->gen)
+	if (!e->used || e->hash != hash)
+		e++;
+	if (!e->used || e->hash != hash)
 		return false;
 	struct prof_self *se = &r->self[e->self];
 	struct prof_stack *st = &r->stacks[e->stack];
@@ -339,6 +380,8 @@ memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid, int cpu,
 	return true;
 }
 
+/* The newest first in its pair; an entry of the same hash (that failed
+ * its check) is replaced. */
 static void
 memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
     uint32_t stack)
@@ -347,8 +390,12 @@ memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
 		return;
 	if (!r->memo)
 		r->memo = pd_big_alloc(PROF_MEMO * sizeof(*r->memo));
-	r->memo[hash & (PROF_MEMO - 1)] = (struct prof_memo){ hash, self,
-	    stack, r->gen };
+	struct prof_memo *e = memo_pair(r, hash);
+
+	if (e[0].hash != hash || !e[0].used)
+		e[1] = e[0];
+	e[0] = (struct prof_memo){ .hash = hash, .self = self,
+	    .stack = stack, .used = 1 };
 }
 
 uint64_t
@@ -364,13 +411,15 @@ pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, int stage)
 {
 	if (!r->memo)
 		return;
-	const struct prof_memo *e = &r->memo[hash & (PROF_MEMO - 1)];
+	const struct prof_memo *e = memo_pair(r, hash);
 
 	if (stage == 0) {
 		__builtin_prefetch(e);
 		return;
 	}
-	if (e->hash != hash || e->gen != r->gen || e->self >= r->self_size ||
+	if (!e->used || e->hash != hash)
+		e++;
+	if (!e->used || e->hash != hash || e->self >= r->self_size ||
 	    e->stack >= r->stack_size)
 		return;
 	__builtin_prefetch(&r->self[e->self]);
