@@ -95,11 +95,22 @@ free_ksyms(void *ctx)
 }
 
 /* The vector lives beside the arena, not in it, so that its doublings
- * leave nothing behind; the arena frees it. */
+ * leave nothing behind; the arena frees it.  Its first size is what a
+ * member of size bytes can hold (one symbol in 16 bytes or more, up to
+ * PRESIZE_MAX), so that a whole /proc/kallsyms needs no doubling: a
+ * mapping's untouched pages cost nothing. */
+#define PRESIZE_MAX (1u << 19)
+
 static void
-grow(struct pd_host *h, struct pd_arena *a)
+grow(struct pd_host *h, struct pd_arena *a, int64_t size)
 {
 	unsigned cap = h->cap_ksyms ? h->cap_ksyms * 2 : 4096;
+
+	if (!h->cap_ksyms && size / 16 > cap)
+		cap = size / 16 < PRESIZE_MAX ? (unsigned)(size / 16) :
+		    PRESIZE_MAX;
+	if (cap > KSYMS_MAX)
+		cap = KSYMS_MAX;
 
 	if (!h->cap_ksyms)
 		pd_arena_on_free(a, free_ksyms, h);
@@ -141,7 +152,7 @@ parse_kallsyms(const struct pd_member *m, struct pd_input *in,
 		if (h->n_ksyms == KSYMS_MAX)
 			break;
 		if (h->n_ksyms == h->cap_ksyms)
-			grow(h, d->arena);
+			grow(h, d->arena, m->size);
 		h->ksyms[h->n_ksyms++] = (struct pd_sym){ addr, 0,
 		    pd_arena_strndup(d->arena, name, nl),
 		    mod ? pd_arena_strndup(d->arena, mod, ml) : NULL,
