@@ -11,7 +11,7 @@
  * run that interns a whole kallsyms faults 2 MiB at a time, not 4 KiB. */
 #define CHUNK_MIN 65536
 #define CHUNK_BIG ((size_t)2 << 20)
-#define BIG_AFTER ((size_t)1 << 20)
+#define BIG_AFTER ((size_t)256 << 10)
 
 struct chunk {
 	struct chunk *next;

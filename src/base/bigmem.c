@@ -19,7 +19,7 @@
 #endif
 
 #define HUGE_PAGE ((size_t)2 << 20)
-#define BIG_MIN ((size_t)1 << 20)
+#define BIG_MIN ((size_t)256 << 10)
 
 static bool
 mapped(size_t n)
