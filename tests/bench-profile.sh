@@ -88,7 +88,11 @@ record_real() {
 	for p in $pids; do kill "$p"; done
 	wait 2>/dev/null || true
 	rm -f "$r/load.bin"
-	(cd "$r" && perf archive perf.data >/dev/null 2>&1)
+	if ! (cd "$r" && perf archive perf.data >/dev/null 2>&1); then
+		echo "real: perf archive failed; no real profile"
+		rm -rf "$r"
+		exit 0
+	fi
 	cp "$r/perf.data" "$r/bundle/perf.data"
 	cat /proc/kallsyms >"$r/bundle/kallsyms.txt"
 	tar xjf "$r/perf.data.tar.bz2" -C "$r/bundle/perf"
