@@ -1,20 +1,32 @@
 /* The sparse ELF image (see elf_image.h): an address range reserved
- * with MAP_NORESERVE, whose pages cost memory only once written.  The
- * head is read straight to its offsets; past it the stream goes
- * through a ring of blocks holding the last tail bytes, copied to
- * their offsets at the end, and the program and section header tables
- * are copied as they pass; every other page stays unwritten and reads
- * as zeros. */
+ * with MAP_NORESERVE, whose pages cost memory only once written, in
+ * huge pages where the kernel gives them.  Every byte is read straight
+ * to its offset; past the head only the last tail bytes stay, in
+ * blocks, and the program and section header tables; every other page
+ * reads as zeros. */
 #define _DEFAULT_SOURCE		/* MAP_ANONYMOUS, MAP_NORESERVE, madvise */
 #include <elf.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include "base/bigmem.h"
 #include "elf_image.h"
+#include "pathdoctor/arena.h"
 #include "pathdoctor/cursor.h"
 #include "pathdoctor/input.h"
 
 #define PIN_MAX (4u << 20)	/* a header table held whatever the window */
 #define RING_BLOCK PD_INPUT_BLOCK	/* the tail is held in these */
+
+/* The image of the last file, kept for the next one: its pages are
+ * resident already, so a perf archive's dozens of files are not each
+ * faulted in and zeroed by the kernel only to be read over.  At most
+ * KEEP_RESIDENT bytes of it stay resident between files.  Every byte
+ * below a file's length is read from that file (or zeroed, past the
+ * window); what lies beyond, left from another, is outside the image
+ * libelf and pd_elf_image_has see. */
+#define KEEP_RESIDENT ((size_t)16 << 20)
+static _Thread_local unsigned char *kept;
 
 struct hdrs {
 	uint64_t phoff, shoff;
@@ -101,72 +113,94 @@ needed_end(const struct elf_image *im, const struct hdrs *h)
 	return end;
 }
 
-/* The ring of the last tail bytes past the head, mapped apart so that
- * each block's pages go back as soon as it is copied: block b, the
- * file's bytes from head + b * RING_BLOCK, is in slot b % n. */
-struct ring {
-	unsigned char *buf;
-	size_t n;
+/* Past the head the window keeps the last tail bytes, in blocks: block
+ * b holds the file's bytes from head + b * RING_BLOCK, and once n
+ * blocks are in, each new one lets the oldest go (zeroed, its pages
+ * returned).  Every byte is read straight to its offset in the image,
+ * so a file within the window costs no copy; the pins' bytes in a
+ * block let go are kept aside and put back at the end. */
+struct tail_state {
+	size_t n;			/* blocks kept */
+	uint64_t dropped;		/* blocks [0, dropped) let go */
+	unsigned char *saved[2];	/* the pins' bytes, as let go */
 };
 
+/* [off, off + len) of the image reads zeros again: whole pages given
+ * back, the edges cleared. */
 static void
-ring_free(struct ring *r)
+zero_range(struct elf_image *im, uint64_t off, uint64_t len)
 {
-	if (r->buf)
-		munmap(r->buf, r->n * RING_BLOCK);
-}
+	const uint64_t pg = 4096;
+	uint64_t a = (off + pg - 1) & ~(pg - 1), b = (off + len) & ~(pg - 1);
 
-/* Where the next read at im->len goes, and how much of it fits. */
-static unsigned char *
-ring_at(struct elf_image *im, struct ring *r, size_t *room)
-{
-	if (im->len < im->head) {
-		*room = im->head - im->len;
-		return im->p + im->len;
+	if (a >= b) {
+		memset(im->p + off, 0, (size_t)len);
+		return;
 	}
-	uint64_t rel = im->len - im->head, b = rel / RING_BLOCK;
-	size_t k = (size_t)(b % r->n);
-
-	*room = RING_BLOCK - (size_t)(rel % RING_BLOCK);
-	return r->buf + k * RING_BLOCK + rel % RING_BLOCK;
+	memset(im->p + off, 0, (size_t)(a - off));
+	memset(im->p + b, 0, (size_t)(off + len - b));
+	if (madvise(im->p + a, (size_t)(b - a), MADV_DONTNEED) != 0)
+		memset(im->p + a, 0, (size_t)(b - a));
 }
 
-/* The bytes [off, off + n) just read into the ring that the pins
- * need, copied to the image. */
+/* The pins' bytes in [off, off + n), copied aside before they go. */
 static void
-copy_pins(struct elf_image *im, const unsigned char *src, uint64_t off,
-    size_t n)
+save_pins(struct elf_image *im, struct tail_state *t, uint64_t off,
+    uint64_t n)
 {
 	for (unsigned i = 0; i < 2; i++) {
 		uint64_t a = im->pin[i].off > off ? im->pin[i].off : off;
 		uint64_t b = im->pin[i].end < off + n ? im->pin[i].end : off + n;
 
-		if (a < b)
-			memcpy(im->p + a, src + (a - off), (size_t)(b - a));
+		if (a >= b)
+			continue;
+		if (!t->saved[i])
+			t->saved[i] = pd_xmalloc((size_t)(im->pin[i].end -
+			    im->pin[i].off));
+		memcpy(t->saved[i] + (a - im->pin[i].off), im->p + a,
+		    (size_t)(b - a));
 	}
 }
 
-/* At the end: the ring's blocks to their offsets, the range before
- * them as lost. */
+/* Lets go every block that n newer ones follow. */
 static void
-ring_settle(struct elf_image *im, struct ring *r)
+drop_old(struct elf_image *im, struct tail_state *t)
 {
 	if (im->len <= im->head)
 		return;
 	uint64_t last = (im->len - im->head - 1) / RING_BLOCK;
-	uint64_t first = last + 1 >= r->n ? last + 1 - r->n : 0;
 
-	im->lost_lo = im->head;
-	im->lost_hi = im->head + first * RING_BLOCK;
-	for (uint64_t b = first; b <= last; b++) {
-		uint64_t off = im->head + b * RING_BLOCK;
-		size_t n = im->len - off < RING_BLOCK ? (size_t)(im->len - off) :
-		    RING_BLOCK;
-		size_t k = (size_t)(b % r->n);
+	while (t->dropped + t->n <= last) {
+		uint64_t off = im->head + t->dropped * RING_BLOCK;
 
-		memcpy(im->p + off, r->buf + k * RING_BLOCK, n);
-		(void)madvise(r->buf + k * RING_BLOCK, RING_BLOCK,
-		    MADV_DONTNEED);
+		save_pins(im, t, off, RING_BLOCK);
+		zero_range(im, off, RING_BLOCK);
+		t->dropped++;
+	}
+}
+
+/* At the end: what was let go is the lost range, the pins back in it. */
+static void
+tail_settle(struct elf_image *im, struct tail_state *t)
+{
+	if (t->dropped) {
+		im->lost_lo = im->head;
+		im->lost_hi = im->head + t->dropped * RING_BLOCK;
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		uint64_t a = im->pin[i].off, b = im->pin[i].end;
+
+		if (!t->saved[i])
+			continue;
+		if (b > im->lost_hi)
+			b = im->lost_hi;
+		if (a < im->lost_lo)
+			a = im->lost_lo;
+		if (a < b)
+			memcpy(im->p + a, t->saved[i] + (a - im->pin[i].off),
+			    (size_t)(b - a));
+		free(t->saved[i]);
+		t->saved[i] = NULL;
 	}
 }
 
@@ -194,74 +228,82 @@ settle(struct elf_image *im, struct hdrs *h, int *state, uint64_t *stop)
 }
 
 static int
-stream(struct pd_input *in, struct elf_image *im, struct ring *r,
+stream(struct pd_input *in, struct elf_image *im, struct tail_state *t,
     const char **why)
 {
 	struct hdrs h = { 0 };
 	uint64_t stop = ELF_IMAGE_MAX;
 	int state = 0;			/* 0: before the ELF header, 1: before
 					 * the section headers, 2: after */
+	int rc = 0;
 
 	while (im->len < stop) {
-		size_t room;
-		unsigned char *dst = ring_at(im, r, &room);
+		/* reads end where the head and each block end, as where
+		 * the stream is left depends on them */
+		size_t room = im->len < im->head ? im->head - im->len :
+		    RING_BLOCK - (size_t)((im->len - im->head) % RING_BLOCK);
 
 		if (room > stop - im->len)
 			room = (size_t)(stop - im->len);
-		ssize_t k = pd_input_read(in, dst, room);
+		ssize_t k = pd_input_read(in, im->p + im->len, room);
 
 		if (k < 0) {
 			*why = in->errmsg;
-			return -1;
+			rc = -1;
+			break;
 		}
 		if (k == 0)
 			break;
-		if (im->len >= im->head)
-			copy_pins(im, dst, im->len, (size_t)k);
 		im->len += (size_t)k;
 		settle(im, &h, &state, &stop);
+		drop_old(im, t);
 	}
-	ring_settle(im, r);
-	return 0;
+	tail_settle(im, t);
+	return rc;
 }
 
 int
 pd_elf_image_read(struct pd_input *in, size_t window, struct elf_image *im,
     const char **why)
 {
-	struct ring r = { NULL, 0 };
-	int rc;
+	struct tail_state t = { 0 };
 
 	memset(im, 0, sizeof(*im));
 	if (window > ELF_IMAGE_MAX)
 		window = (size_t)ELF_IMAGE_MAX;
 	im->head = window / 4 < 64 ? 64 : window / 4;
 	im->tail = window > im->head ? window - im->head : 0;
-	im->p = mmap(NULL, ELF_IMAGE_MAX, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (im->p == MAP_FAILED) {
-		im->p = NULL;
-		*why = "no address space for the file's image";
-		return -1;
+	im->p = kept;
+	kept = NULL;
+	if (!im->p) {
+		im->p = mmap(NULL, ELF_IMAGE_MAX, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (im->p == MAP_FAILED) {
+			im->p = NULL;
+			*why = "no address space for the file's image";
+			return -1;
+		}
+		pd_big_advise(im->p, (size_t)ELF_IMAGE_MAX);
 	}
-	r.n = im->tail / RING_BLOCK ? im->tail / RING_BLOCK : 1;
-	r.buf = mmap(NULL, r.n * RING_BLOCK, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (r.buf == MAP_FAILED) {
-		r.buf = NULL;
-		*why = "no memory for the file's window";
-		return -1;
-	}
-	rc = stream(in, im, &r, why);
-	ring_free(&r);
-	return rc;
+	t.n = im->tail / RING_BLOCK ? im->tail / RING_BLOCK : 1;
+	return stream(in, im, &t, why);
 }
 
 void
 pd_elf_image_free(struct elf_image *im)
 {
-	if (im->p)
+	if (!im->p)
+		return;
+	if (kept) {
 		munmap(im->p, ELF_IMAGE_MAX);
+	} else {
+		/* what the next file will not need again goes back; the
+		 * bytes kept lie past its length or are read over */
+		if (im->len > KEEP_RESIDENT)
+			(void)madvise(im->p + KEEP_RESIDENT, im->len -
+			    KEEP_RESIDENT, MADV_DONTNEED);
+		kept = im->p;
+	}
 	im->p = NULL;
 }
 

@@ -5,6 +5,7 @@
  * (kptr_restrict): that is a note, since nothing can be named then. */
 #include <stdlib.h>
 #include <string.h>
+#include "base/bigmem.h"
 #include "decode/profile.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
@@ -85,6 +86,39 @@ bid_kallsyms(const struct pd_member *m)
 	return good >= 2 ? 16 + 8 * good : 0;
 }
 
+static void
+free_ksyms(void *ctx)
+{
+	struct pd_host *h = ctx;
+
+	pd_big_free(h->ksyms, h->cap_ksyms * sizeof(*h->ksyms));
+}
+
+/* The vector lives beside the arena, not in it, so that its doublings
+ * leave nothing behind; the arena frees it.  Its first size is what a
+ * member of size bytes can hold (one symbol in 16 bytes or more, up to
+ * PRESIZE_MAX), so that a whole /proc/kallsyms needs no doubling: a
+ * mapping's untouched pages cost nothing. */
+#define PRESIZE_MAX (1u << 19)
+
+static void
+grow(struct pd_host *h, struct pd_arena *a, int64_t size)
+{
+	unsigned cap = h->cap_ksyms ? h->cap_ksyms * 2 : 4096;
+
+	if (!h->cap_ksyms && size / 16 > cap)
+		cap = size / 16 < PRESIZE_MAX ? (unsigned)(size / 16) :
+		    PRESIZE_MAX;
+	if (cap > KSYMS_MAX)
+		cap = KSYMS_MAX;
+
+	if (!h->cap_ksyms)
+		pd_arena_on_free(a, free_ksyms, h);
+	h->ksyms = pd_big_grow(h->ksyms, h->cap_ksyms * sizeof(*h->ksyms),
+	    cap * sizeof(*h->ksyms));
+	h->cap_ksyms = cap;
+}
+
 static enum pd_status
 parse_kallsyms(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
@@ -117,16 +151,8 @@ parse_kallsyms(const struct pd_member *m, struct pd_input *in,
 			continue;
 		if (h->n_ksyms == KSYMS_MAX)
 			break;
-		if (h->n_ksyms == h->cap_ksyms) {
-			unsigned cap = h->cap_ksyms ? h->cap_ksyms * 2 : 4096;
-			struct pd_sym *v = pd_arena_alloc(d->arena, cap *
-			    sizeof(*v));
-
-			if (h->n_ksyms)
-				memcpy(v, h->ksyms, h->n_ksyms * sizeof(*v));
-			h->ksyms = v;
-			h->cap_ksyms = cap;
-		}
+		if (h->n_ksyms == h->cap_ksyms)
+			grow(h, d->arena, m->size);
 		h->ksyms[h->n_ksyms++] = (struct pd_sym){ addr, 0,
 		    pd_arena_strndup(d->arena, name, nl),
 		    mod ? pd_arena_strndup(d->arena, mod, ml) : NULL,

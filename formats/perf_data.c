@@ -172,6 +172,41 @@ skip_read(struct pd_cursor *c, uint64_t rf)
 }
 
 static void
+add_oldest(struct reader *r)
+{
+	struct queued *q = &r->queue[r->q_head];
+
+	pd_prof_sample_hashed(q->raw, q->hash, q->pid, q->cpu, q->mode,
+	    q->period, q->ip, q->has_chain ? q->chain : NULL, q->n);
+	r->q_head = (r->q_head + 1) % QUEUE;
+	r->q_len--;
+}
+
+/* Every queued sample added, before the profiles are read. */
+static void
+flush_queue(struct reader *r)
+{
+	while (r->q_len)
+		add_oldest(r);
+}
+
+/* The sample just decoded into the queue's free slot joins it. */
+static void
+enqueue(struct reader *r, struct queued *q)
+{
+	q->hash = pd_prof_sample_hash(q->pid, q->cpu, q->mode, q->ip,
+	    q->has_chain ? q->chain : NULL, q->n);
+	pd_prof_prefetch(q->raw, q->hash, 0);
+	r->q_len++;
+	if (r->q_len > QUEUE / 2) {
+		const struct queued *mid = &r->queue[(r->q_head + r->q_len -
+		    1 - QUEUE / 2) % QUEUE];
+
+		pd_prof_prefetch(mid->raw, mid->hash, 1);
+	}
+}
+
+static void
 sample(struct reader *r, const unsigned char *rec, size_t len,
     unsigned misc)
 {
@@ -213,6 +248,10 @@ sample(struct reader *r, const unsigned char *rec, size_t len,
 		period = u64_of(&c);
 	if (st & ST_READ)
 		skip_read(&c, at->read_format);
+	if (r->q_len == QUEUE)
+		add_oldest(r);
+	struct queued *q = &r->queue[(r->q_head + r->q_len) % QUEUE];
+
 	if (st & ST_CALLCHAIN) {
 		nr = u64_of(&c);
 		if (nr > pd_cursor_left(&c) / 8)
@@ -221,18 +260,23 @@ sample(struct reader *r, const unsigned char *rec, size_t len,
 			uint64_t v = u64_of(&c);
 
 			if (i < PD_PROF_CHAIN)
-				r->chain[i] = v;
+				q->chain[i] = v;
 		}
 	}
 	if (!pd_cursor_ok(&c)) {
 		r->bad_samples++;
 		return;
 	}
-	pd_prof_sample(attr_raw(at), pid, cpu, (enum pd_cpumode)
-	    (misc & MISC_CPUMODE_MASK) <= PD_MODE_GUEST_USER ?
-	    (enum pd_cpumode)(misc & MISC_CPUMODE_MASK) : PD_MODE_UNKNOWN,
-	    period, ip, (st & ST_CALLCHAIN) ? r->chain : NULL,
-	    nr < PD_PROF_CHAIN ? (unsigned)nr : PD_PROF_CHAIN);
+	q->raw = attr_raw(at);
+	q->pid = pid;
+	q->cpu = cpu;
+	q->mode = (misc & MISC_CPUMODE_MASK) <= PD_MODE_GUEST_USER ?
+	    (enum pd_cpumode)(misc & MISC_CPUMODE_MASK) : PD_MODE_UNKNOWN;
+	q->period = period;
+	q->ip = ip;
+	q->has_chain = st & ST_CALLCHAIN;
+	q->n = nr < PD_PROF_CHAIN ? (unsigned)nr : PD_PROF_CHAIN;
+	enqueue(r, q);
 }
 
 static void
@@ -627,6 +671,7 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 		pd_diag_note(d, PD_WARN, "perf.bad-sample", 0, "%llu samples "
 		    "were shorter than their attribute's sample_type says and "
 		    "were left out", (unsigned long long)r->bad_samples);
+	flush_queue(r);
 	pd_perf_finish_profiles(r);
 	if (rc != PD_FAILED && r->p->samples == 0)
 		pd_diag_note(d, PD_WARN, "perf.no-samples", 0, "no samples");

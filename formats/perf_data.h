@@ -58,6 +58,22 @@ struct id_attr {
 	unsigned attr;
 };
 
+/* Samples are decoded QUEUE ahead of being added, so that what each
+ * will read of the profile's tables is asked for (prefetched) while
+ * the ones before it are added; added in the file's order. */
+#define QUEUE 8
+
+struct queued {
+	struct pd_prof_raw *raw;
+	uint64_t hash, period, ip;
+	uint32_t pid;
+	int cpu;
+	enum pd_cpumode mode;
+	unsigned n;
+	bool has_chain;
+	uint64_t chain[PD_PROF_CHAIN];
+};
+
 /* Each attribute (event) with samples becomes a profile of its own, as
  * perf report shows each event on its own: summed together, the shares
  * of cycles and cpu-clock or of a PMU's five events mean nothing.  The
@@ -78,7 +94,8 @@ struct reader {
 	unsigned n_ids;
 	unsigned id_pos;		/* u64 index of ID in a sample; 0: none */
 	bool identifier;		/* every sample starts with its id */
-	uint64_t chain[PD_PROF_CHAIN];
+	struct queued queue[QUEUE];
+	unsigned q_head, q_len;
 	uint64_t by_type[128];		/* records read, by type */
 	bool unknown_attr_noted;
 	uint64_t bad_samples;		/* shorter than their sample_type */

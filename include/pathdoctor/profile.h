@@ -77,7 +77,8 @@ struct pd_profile {
 	unsigned n_syms;
 	struct pd_prof_stack *stacks;	/* heap: the distinct call stacks */
 	unsigned n_stacks;
-	uint32_t *stack_syms;		/* heap: their symbols, leaf first */
+	uint32_t *stack_syms;		/* their symbols, leaf first */
+	size_t stack_syms_bytes;	/* allocated (base/bigmem.h) */
 	/* top symbols per group, busy samples, by self [0] and inclusive
 	 * [1] (none without call chains) */
 	unsigned top[PD_PROF_GROUPS][2][PD_PROF_TOP];

@@ -3,9 +3,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/bigmem.h"
 #include "pathdoctor/arena.h"
 
+/* Chunks of CHUNK_MIN until BIG_AFTER bytes are held, then of
+ * CHUNK_BIG, which come in huge pages where the kernel gives them: a
+ * run that interns a whole kallsyms faults 2 MiB at a time, not 4 KiB. */
 #define CHUNK_MIN 65536
+#define CHUNK_BIG ((size_t)2 << 20)
+#define BIG_AFTER ((size_t)256 << 10)
 
 struct chunk {
 	struct chunk *next;
@@ -22,6 +28,7 @@ struct cleanup {
 struct pd_arena {
 	struct chunk *chunks;
 	struct cleanup *cleanups;	/* newest first */
+	size_t held;			/* bytes of all chunks */
 };
 
 void *
@@ -63,6 +70,7 @@ pd_arena_new(void)
 
 	a->chunks = NULL;
 	a->cleanups = NULL;
+	a->held = 0;
 	return a;
 }
 
@@ -89,7 +97,7 @@ pd_arena_free(struct pd_arena *a)
 		struct chunk *c = a->chunks;
 
 		a->chunks = c->next;
-		free(c);
+		pd_big_free(c, sizeof(*c) + c->cap);
 	}
 	free(a);
 }
@@ -102,13 +110,16 @@ pd_arena_alloc(struct pd_arena *a, size_t n)
 
 	n = (n + align - 1) / align * align;
 	if (!c || c->cap - c->used < n) {
-		size_t cap = n > CHUNK_MIN ? n : CHUNK_MIN;
+		size_t min = a->held < BIG_AFTER ? CHUNK_MIN : CHUNK_BIG -
+		    sizeof(*c);
+		size_t cap = n > min ? n : min;
 
-		c = pd_xmalloc(sizeof(*c) + cap);
+		c = pd_big_alloc(sizeof(*c) + cap);
 		c->used = 0;
 		c->cap = cap;
 		c->next = a->chunks;
 		a->chunks = c;
+		a->held += cap;
 	}
 	void *p = (char *)c->data + c->used;
 

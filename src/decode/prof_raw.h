@@ -48,6 +48,16 @@ struct prof_fork {
 	uint32_t pid, ppid;
 };
 
+/* A raw sample seen before: its hash and the self and stack slots it
+ * added to (src/decode/profile.c); two to a cache line. */
+struct prof_memo {
+	uint64_t hash;
+	uint32_t self, stack;
+	uint32_t used, pad[3];
+};
+
+#define PROF_MEMO (1u << 16)	/* entries, in pairs */
+
 /* Interned names: bump-allocated from these blocks, each string once. */
 struct prof_pool {
 	struct prof_pool *next;
@@ -66,6 +76,7 @@ struct pd_prof_raw {
 	unsigned n_stacks, stack_size;
 	uint32_t *slots;
 	unsigned n_slots, cap_slots;
+	struct prof_memo *memo;		/* [PROF_MEMO], once a chain came */
 	struct prof_map *maps;
 	unsigned n_maps, cap_maps;
 	struct prof_fork *forks;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/bigmem.h"
 #include "decode/prof_raw.h"
 #include "decode/profile.h"
 #include "pathdoctor/arena.h"
@@ -57,10 +58,11 @@ pd_prof_raw_free(struct pd_prof_raw *r)
 	if (!r)
 		return;
 	free(r->addrs);
-	free(r->addr_index);
-	free(r->self);
-	free(r->stacks);
-	free(r->slots);
+	pd_big_free(r->addr_index, r->addr_index_size * sizeof(*r->addr_index));
+	pd_big_free(r->self, r->self_size * sizeof(*r->self));
+	pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
+	pd_big_free(r->slots, r->cap_slots * sizeof(*r->slots));
+	pd_big_free(r->memo, r->memo ? PROF_MEMO * sizeof(*r->memo) : 0);
 	for (unsigned i = 0; i < r->n_maps; i++)
 		free(r->maps[i].filename);
 	free(r->maps);
@@ -80,9 +82,9 @@ grow_index(uint32_t **index, unsigned *size, unsigned used, unsigned cap)
 		return true;
 	if (*size >= cap * 2)
 		return used < cap;
-	free(*index);
+	pd_big_free(*index, *size * sizeof(**index));
 	*size = *size ? *size * 2 : 1024;
-	*index = pd_xmalloc(*size * sizeof(**index));
+	*index = pd_big_alloc(*size * sizeof(**index));
 	memset(*index, 0xff, *size * sizeof(**index));
 	return true;
 }
@@ -141,7 +143,35 @@ lookup_only:;
 	return r->n_addrs++;
 }
 
+/* Where each slot of a table of n went when it doubled, for the memo
+ * of raw samples (below); NULL without one. */
+static uint32_t *
+moves(const struct pd_prof_raw *r, unsigned n)
+{
+	return r->memo && n ? pd_big_alloc(n * sizeof(uint32_t)) : NULL;
+}
+
+/* The memo's slots of the self (or stack) table follow its move. */
 static void
+memo_moved(struct pd_prof_raw *r, uint32_t *moved, unsigned n, bool stack)
+{
+	if (!moved)
+		return;
+	for (unsigned i = 0; i < PROF_MEMO; i++) {
+		struct prof_memo *e = &r->memo[i];
+
+		if (!e->used)
+			continue;
+		if (stack)
+			e->stack = moved[e->stack];
+		else
+			e->self = moved[e->self];
+	}
+	pd_big_free(moved, n * sizeof(*moved));
+}
+
+/* The slot of (cpu, addr) after adding; UINT32_MAX when dropped. */
+static uint32_t
 add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 {
 	uint64_t key = (uint64_t)(uint32_t)cpu << 32 | addr;
@@ -150,12 +180,12 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 	if (!r->self_size || (r->n_self + 1) * 4 >= r->self_size * 3) {
 		if (r->self_size >= PD_PROF_SELF * 2) {
 			r->dropped++;
-			return;
+			return UINT32_MAX;
 		}
 		unsigned nsize = r->self_size ? r->self_size * 2 : 1024;
-		struct prof_self *n = pd_xmalloc(nsize * sizeof(*n));
+		struct prof_self *n = pd_big_alloc(nsize * sizeof(*n));
+		uint32_t *moved = moves(r, r->self_size);
 
-		memset(n, 0, nsize * sizeof(*n));
 		for (unsigned i = 0; i < r->self_size; i++) {
 			if (!r->self[i].used)
 				continue;
@@ -165,9 +195,12 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 			while (n[h].used)
 				h = (h + 1) & (nsize - 1);
 			n[h] = r->self[i];
+			if (moved)
+				moved[i] = h;
 		}
-		free(r->self);
+		pd_big_free(r->self, r->self_size * sizeof(*r->self));
 		r->self = n;
+		memo_moved(r, moved, r->self_size, false);
 		r->self_size = nsize;
 	}
 	unsigned h = (unsigned)mix(0, key) & (r->self_size - 1);
@@ -181,9 +214,11 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 	}
 	r->self[h].period += period;
 	r->self[h].samples++;
+	return h;
 }
 
-static void
+/* The slot of the stack after adding; UINT32_MAX when dropped. */
+static uint32_t
 add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
     double period)
 {
@@ -194,12 +229,12 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 	if (!r->stack_size || (r->n_stacks + 1) * 4 >= r->stack_size * 3) {
 		if (r->stack_size >= PD_PROF_STACKS * 2) {
 			r->stacks_dropped++;
-			return;
+			return UINT32_MAX;
 		}
 		unsigned nsize = r->stack_size ? r->stack_size * 2 : 1024;
-		struct prof_stack *s = pd_xmalloc(nsize * sizeof(*s));
+		struct prof_stack *s = pd_big_alloc(nsize * sizeof(*s));
+		uint32_t *moved = moves(r, r->stack_size);
 
-		memset(s, 0, nsize * sizeof(*s));
 		for (unsigned i = 0; i < r->stack_size; i++) {
 			if (!r->stacks[i].n)
 				continue;
@@ -208,9 +243,12 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 			while (s[h].n)
 				h = (h + 1) & (nsize - 1);
 			s[h] = r->stacks[i];
+			if (moved)
+				moved[i] = h;
 		}
-		free(r->stacks);
+		pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
 		r->stacks = s;
+		memo_moved(r, moved, r->stack_size, true);
 		r->stack_size = nsize;
 	}
 	unsigned h = (unsigned)hash & (r->stack_size - 1);
@@ -221,24 +259,28 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 		if (s->hash == hash && s->n == n && s->cpu == cpu &&
 		    memcmp(r->slots + s->off, ids, n * sizeof(*ids)) == 0) {
 			s->period += period;
-			return;
+			return h;
 		}
 	}
 	if (r->n_slots + n > PD_PROF_SLOTS) {
 		r->stacks_dropped++;
-		return;
+		return UINT32_MAX;
 	}
 	if (r->n_slots + n > r->cap_slots) {
-		while (r->n_slots + n > r->cap_slots)
-			r->cap_slots = r->cap_slots ? r->cap_slots * 2 : 4096;
-		r->slots = pd_xrealloc(r->slots, r->cap_slots *
-		    sizeof(*r->slots));
+		unsigned cap = r->cap_slots;
+
+		while (r->n_slots + n > cap)
+			cap = cap ? cap * 2 : 4096;
+		r->slots = pd_big_grow(r->slots, r->cap_slots *
+		    sizeof(*r->slots), cap * sizeof(*r->slots));
+		r->cap_slots = cap;
 	}
 	memcpy(r->slots + r->n_slots, ids, n * sizeof(*ids));
 	r->stacks[h] = (struct prof_stack){ hash, period, r->n_slots,
 	    n, cpu };
 	r->n_slots += n;
 	r->n_stacks++;
+	return h;
 }
 
 static uint8_t
@@ -254,11 +296,153 @@ context_mode(uint64_t marker, uint8_t mode)
 	}
 }
 
+/* A sample whose pid, cpu, mode, ip and chain were seen before adds
+ * its period where that one's did, without resolving each frame again:
+ * a two-way memo of raw samples, by hash, each entry checked against
+ * the stack it gave (so a collision costs only the long way), its
+ * slots moved with the tables, used only when the tables would neither
+ * grow nor drop on this sample.  The sums are the same additions in
+ * the same order as the long way's. */
+static uint64_t
+raw_hash(uint32_t pid, int cpu, uint8_t mode, uint64_t ip,
+    const uint64_t *chain, unsigned n_chain)
+{
+	uint64_t h = mix(mix(mix(0x6d656d6f, pid), (uint64_t)(uint32_t)cpu),
+	    (uint64_t)mode << 32 | n_chain);
+
+	h = mix(h, ip);
+	for (unsigned i = 0; i < n_chain; i++)
+		h = mix(h, chain[i]);
+	return h;
+}
+
+/* Whether the raw sample resolves to stack s, as the long way would:
+ * its leaf, then each frame in its mode, repeats of the frame before
+ * folded, up to PD_PROF_CHAIN addresses. */
+static bool
+same_stack(const struct pd_prof_raw *r, const struct prof_stack *s,
+    uint32_t pid, uint8_t mode, uint64_t ip, const uint64_t *chain,
+    unsigned n_chain)
+{
+	const uint32_t *ids = r->slots + s->off;
+	unsigned n = 1;
+	uint8_t m = mode;
+
+	if (!addr_eq(&r->addrs[ids[0]], pid, mode, ip))
+		return false;
+	for (unsigned i = 0; i < n_chain && n < PD_PROF_CHAIN; i++) {
+		if (chain[i] >= CTX_MAX) {
+			m = context_mode(chain[i], m);
+			continue;
+		}
+		if (addr_eq(&r->addrs[ids[n - 1]], pid, m, chain[i]))
+			continue;
+		if (n == s->n || !addr_eq(&r->addrs[ids[n]], pid, m, chain[i]))
+			return false;
+		n++;
+	}
+	return n == s->n;
+}
+
+static struct prof_memo *
+memo_pair(const struct pd_prof_raw *r, uint64_t hash)
+{
+	return &r->memo[hash & (PROF_MEMO - 2)];
+}
+
+static bool
+memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid, int cpu,
+    uint8_t mode, uint64_t period, uint64_t ip, const uint64_t *chain,
+    unsigned n_chain)
+{
+	if (!r->memo || (r->n_self + 1) * 4 >= r->self_size * 3 ||
+	    (r->n_stacks + 1) * 4 >= r->stack_size * 3)
+		return false;
+	const struct prof_memo *e = memo_pair(r, hash);
+
+	if (!e->used || e->hash != hash)
+		e++;
+	if (!e->used || e->hash != hash)
+		return false;
+	struct prof_self *se = &r->self[e->self];
+	struct prof_stack *st = &r->stacks[e->stack];
+
+	if (!se->used || !st->n || st->cpu != cpu ||
+	    se->key != ((uint64_t)(uint32_t)cpu << 32 |
+	    r->slots[st->off]) || !same_stack(r, st, pid, mode, ip, chain,
+	    n_chain))
+		return false;
+	r->samples++;
+	r->period += (double)period;
+	se->period += (double)period;
+	se->samples++;
+	st->period += (double)period;
+	return true;
+}
+
+/* The newest first in its pair; an entry of the same hash (that failed
+ * its check) is replaced. */
+static void
+memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
+    uint32_t stack)
+{
+	if (self == UINT32_MAX || stack == UINT32_MAX)
+		return;
+	if (!r->memo)
+		r->memo = pd_big_alloc(PROF_MEMO * sizeof(*r->memo));
+	struct prof_memo *e = memo_pair(r, hash);
+
+	if (e[0].hash != hash || !e[0].used)
+		e[1] = e[0];
+	e[0] = (struct prof_memo){ .hash = hash, .self = self,
+	    .stack = stack, .used = 1 };
+}
+
+uint64_t
+pd_prof_sample_hash(uint32_t pid, int cpu, enum pd_cpumode mode,
+    uint64_t ip, const uint64_t *chain, unsigned n_chain)
+{
+	return chain ? raw_hash(pid, cpu, (uint8_t)mode, ip, chain, n_chain) :
+	    0;
+}
+
+void
+pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, int stage)
+{
+	if (!r->memo)
+		return;
+	const struct prof_memo *e = memo_pair(r, hash);
+
+	if (stage == 0) {
+		__builtin_prefetch(e);
+		return;
+	}
+	if (!e->used || e->hash != hash)
+		e++;
+	if (!e->used || e->hash != hash || e->self >= r->self_size ||
+	    e->stack >= r->stack_size)
+		return;
+	__builtin_prefetch(&r->self[e->self]);
+	__builtin_prefetch(&r->stacks[e->stack]);
+}
+
 void
 pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
     enum pd_cpumode mode, uint64_t period, uint64_t ip,
     const uint64_t *chain, unsigned n_chain)
 {
+	pd_prof_sample_hashed(r, pd_prof_sample_hash(pid, cpu, mode, ip,
+	    chain, n_chain), pid, cpu, mode, period, ip, chain, n_chain);
+}
+
+void
+pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
+    int cpu, enum pd_cpumode mode, uint64_t period, uint64_t ip,
+    const uint64_t *chain, unsigned n_chain)
+{
+	if (chain && memo_hit(r, hash, pid, cpu, (uint8_t)mode, period, ip,
+	    chain, n_chain))
+		return;
 	uint32_t leaf = prof_addr(r, pid, (uint8_t)mode, ip);
 
 	r->samples++;
@@ -267,7 +451,8 @@ pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 		r->dropped++;
 		return;
 	}
-	add_self(r, cpu, leaf, (double)period);
+	uint32_t self = add_self(r, cpu, leaf, (double)period);
+
 	if (!chain)
 		return;
 	uint32_t ids[PD_PROF_CHAIN];
@@ -289,7 +474,7 @@ pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 		if (id != UINT32_MAX && id != ids[n - 1])
 			ids[n++] = id;
 	}
-	add_stack(r, cpu, ids, n, (double)period);
+	memo_put(r, hash, self, add_stack(r, cpu, ids, n, (double)period));
 }
 
 void
@@ -570,7 +755,7 @@ release_profile(void *ctx)
 
 	pd_prof_raw_free(p->raw);
 	free(p->stacks);
-	free(p->stack_syms);
+	pd_big_free(p->stack_syms, p->stack_syms_bytes);
 }
 
 struct pd_profile *

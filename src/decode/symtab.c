@@ -38,6 +38,34 @@ cmp_sym(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+/* Sorts v by insertion while that costs at most 4 moves a symbol: a
+ * /proc/kallsyms is in address order but for a few aliases.  false
+ * when it stopped; v is then still a permutation, equal symbols in
+ * their first order, so that qsort (glibc's is a stable merge sort)
+ * ends as it would have from the start. */
+static bool
+sort_nearly(struct pd_sym *v, unsigned n)
+{
+	size_t budget = (size_t)n * 4;
+
+	for (unsigned i = 1; i < n; i++) {
+		if (cmp_sym(&v[i - 1], &v[i]) <= 0)
+			continue;
+		struct pd_sym x = v[i];
+		unsigned j = i;
+
+		for (; j > 0 && cmp_sym(&v[j - 1], &x) > 0; j--) {
+			if (budget-- == 0) {
+				v[j] = x;
+				return false;
+			}
+			v[j] = v[j - 1];
+		}
+		v[j] = x;
+	}
+	return true;
+}
+
 unsigned
 pd_syms_settle(struct pd_sym *v, unsigned n)
 {
@@ -45,7 +73,8 @@ pd_syms_settle(struct pd_sym *v, unsigned n)
 
 	if (n == 0)	/* v may be NULL: no function symbol was read */
 		return 0;
-	qsort(v, n, sizeof(*v), cmp_sym);
+	if (!sort_nearly(v, n))
+		qsort(v, n, sizeof(*v), cmp_sym);
 	for (unsigned i = 0; i < n; i++) {
 		if (k && v[k - 1].addr == v[i].addr) {
 			if (!prefer(&v[k - 1], &v[i]))

@@ -45,6 +45,16 @@ struct maps {
 	const struct pd_prof_raw *r;
 	struct map_ref *order;
 	struct prof_fork *forks;	/* sorted by pid */
+	struct map_elf *elf;		/* per mapping, found once */
+	uint32_t *ksym_id;		/* per kallsyms symbol: interned as */
+};
+
+/* The ELF files that name a mapping's addresses (elf_for), looked up
+ * on its first address: a real profile has many addresses per mapping
+ * and a perf archive many files. */
+struct map_elf {
+	const struct pd_elf *best, *layout;
+	bool found;
 };
 
 static int
@@ -66,7 +76,8 @@ cmp_fork(const void *x, const void *y)
 }
 
 static void
-maps_index(struct maps *mx, const struct pd_prof_raw *r)
+maps_index(struct maps *mx, const struct pd_prof_raw *r,
+    const struct pd_host *h)
 {
 	mx->r = r;
 	mx->order = pd_xmalloc((r->n_maps + 1) * sizeof(*mx->order));
@@ -77,6 +88,11 @@ maps_index(struct maps *mx, const struct pd_prof_raw *r)
 	if (r->n_forks)
 		memcpy(mx->forks, r->forks, r->n_forks * sizeof(*mx->forks));
 	qsort(mx->forks, r->n_forks, sizeof(*mx->forks), cmp_fork);
+	mx->elf = pd_xmalloc((r->n_maps + 1) * sizeof(*mx->elf));
+	memset(mx->elf, 0, (r->n_maps + 1) * sizeof(*mx->elf));
+	/* a kernel symbol's name is hashed once, not once per address */
+	mx->ksym_id = pd_xmalloc((h->n_ksyms + 1) * sizeof(*mx->ksym_id));
+	memset(mx->ksym_id, 0xff, (h->n_ksyms + 1) * sizeof(*mx->ksym_id));
 }
 
 static const struct prof_map *
@@ -322,7 +338,15 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 		const struct pd_sym *k = pd_sym_at(h->ksyms, h->n_ksyms,
 		    ad->ip);
 
-		if (!k && kv->elf)
+		if (k) {
+			uint32_t *id = &mx->ksym_id[k - h->ksyms];
+
+			if (*id == UINT32_MAX)
+				*id = intern(t, a, k->name, k->module ?
+				    k->module : KERNEL_DSO, true);
+			return *id;
+		}
+		if (kv->elf)
 			k = pd_sym_at(kv->elf->syms, kv->elf->n_syms,
 			    ad->ip - kv->reloc);
 		if (k)
@@ -334,9 +358,17 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 	}
 	const struct prof_map *m = map_of(mx, ad->pid, ad->ip);
 	uint64_t rip = m ? ad->ip - m->start + m->pgoff : ad->ip;
-	const struct pd_elf *layout = NULL;
-	const struct pd_elf *e = m ? elf_for(h, p, m->filename, &layout) :
-	    NULL;
+	const struct pd_elf *layout = NULL, *e = NULL;
+
+	if (m) {
+		struct map_elf *me = &mx->elf[m - mx->r->maps];
+
+		if (!me->found)
+			me->best = elf_for(h, p, m->filename, &me->layout);
+		me->found = true;
+		e = me->best;
+		layout = me->layout;
+	}
 	const char *name = layout ? elf_sym(e, layout, rip) : NULL;
 
 	if (name)
@@ -534,7 +566,9 @@ keep_stacks(struct pd_profile *p, struct pd_host *h, const uint32_t *sym_of)
 				.group = group_of(p, h, s->cpu) };
 	}
 	p->stack_syms = r->slots;
+	p->stack_syms_bytes = r->cap_slots * sizeof(*r->slots);
 	r->slots = NULL;
+	r->cap_slots = 0;
 }
 
 static void
@@ -572,11 +606,13 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 	struct maps mx;
 
 	find_vmlinux(h, p, &kv);
-	maps_index(&mx, r);
+	maps_index(&mx, r, h);
 	for (unsigned i = 0; i < r->n_addrs; i++)
 		sym_of[i] = name_addr(&t, a, h, &mx, &r->addrs[i], p, &kv);
 	free(mx.order);
 	free(mx.forks);
+	free(mx.elf);
+	free(mx.ksym_id);
 	p->n_syms = t.n;
 	p->sym_group_self = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
 	    sizeof(double));
