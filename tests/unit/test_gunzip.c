@@ -77,6 +77,7 @@ decode(const struct pd_inflate_ops *ops, const unsigned char *p,
 	pd_gunzip_free(g);
 }
 
+#ifdef PD_HAVE_ISAL
 /* At a cut ISA-L stops before the last group of literals its table
  * lookup could not decode whole (it packs up to three): at most two
  * bytes short of zlib, which decodes symbol by symbol. */
@@ -104,6 +105,8 @@ agree(const struct result *z, const struct result *i)
 	return i->len == z->len && memcmp(i->out, z->out, z->len) == 0 &&
 	    strcmp(i->err, z->err) == 0 && (z->last != 0 || i->in == z->in);
 }
+
+#endif
 
 /* Decodes with zlib (and ISA-L when built), checks they agree and
  * returns zlib's result for the caller's own checks. */
