@@ -2,14 +2,16 @@
 # of the check build (default address,undefined; SANITIZE=thread for the
 # race check), built in a folder of its own per set; DEVELOPER=1 the
 # strict warnings as errors for every build (the check build always has
-# them; a user's plain build stays quiet); V=1 for full command lines.
+# them; a user's plain build stays quiet); V=1 for full command lines;
+# ISAL=no inflates gzip with zlib although ISA-L (libisal, found by
+# pkg-config) is there, built in build/zlib so the two builds coexist.
 
 CC       ?= cc
 CLANG    ?= clang
 OPT      ?= -O2 -g
 PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
-            liblzma-dev \
+            liblzma-dev libisal-dev isal libarchive-tools \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
             iproute2 pciutils busybox procps shellcheck chromium
@@ -25,19 +27,32 @@ endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CPPFLAGS := -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
+# gzip through ISA-L when it is there, zlib (always linked) otherwise
+ifeq ($(ISAL),no)
+B        := build/zlib
+HAVE_ISAL :=
+else
+B        := build
+HAVE_ISAL := $(shell pkg-config --exists libisal 2>/dev/null && echo yes)
+endif
+ifeq ($(HAVE_ISAL),yes)
+PKGS     += libisal
+CPPFLAGS += -DPD_HAVE_ISAL
+endif
 BASE_CFLAGS = -std=c11 $(PKG_CFLAGS) -MMD -MP
 comma    := ,
 SANITIZE ?= address,undefined
 SAN_FLAGS := -fsanitize=$(SANITIZE) -fno-sanitize-recover=all \
              -fno-omit-frame-pointer
 # build/san for the default set, build/san-thread for SANITIZE=thread, ...
-SAN      := build/san$(if $(filter address$(comma)undefined,$(SANITIZE)),,-$(subst $(comma),-,$(SANITIZE)))
+SAN      := $(B)/san$(if $(filter address$(comma)undefined,$(SANITIZE)),,-$(subst $(comma),-,$(SANITIZE)))
 
-SRC      := $(wildcard src/*.c src/*/*.c formats/*.c)
+SRC      := $(filter-out $(if $(HAVE_ISAL),,src/base/inflate_isal.c), \
+            $(wildcard src/*.c src/*/*.c formats/*.c))
 LIB_SRC  := $(filter-out src/main.c,$(SRC))
 UNIT_SRC := $(wildcard tests/unit/*.c)
 
-OBJ      := $(SRC:%.c=build/obj/%.o)
+OBJ      := $(SRC:%.c=$(B)/obj/%.o)
 SAN_OBJ  := $(SRC:%.c=$(SAN)/%.o)
 SAN_LIB  := $(LIB_SRC:%.c=$(SAN)/%.o)
 UNIT_OBJ := $(UNIT_SRC:%.c=$(SAN)/%.o)
@@ -54,12 +69,12 @@ SAMPLES     := $(SAMPLE_DIRS:samples/bundles/%=samples/%.tgz)
 .PHONY: all check check-build demo deps samples fuzz update-golden clean \
         install uninstall
 
-all: build/pathdoctor
+all: $(B)/pathdoctor
 
-build/pathdoctor: $(OBJ)
+$(B)/pathdoctor: $(OBJ)
 	$(Q)$(CC) $(OPT) -o $@ $^ $(PKG_LIBS) -lm -pthread
 
-build/obj/%.o: %.c
+$(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(WARN) $(OPT) -c -o $@ $<
 

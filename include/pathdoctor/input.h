@@ -71,7 +71,8 @@ struct pd_memsrc {
 };
 struct pd_source pd_memsrc(struct pd_memsrc *m, const void *p, size_t len);
 
-/* gzip/zlib unwrapping of another source (concatenated members too). */
+/* gzip unwrapping of another source (concatenated members too), with
+ * ISA-L or zlib as the build chose (src/base/inflate.h). */
 struct pd_gunzip;
 struct pd_gunzip *pd_gunzip_new(struct pd_source inner);
 void pd_gunzip_free(struct pd_gunzip *g);

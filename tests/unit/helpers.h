@@ -92,6 +92,7 @@ int test_group_sniff(void);
 int test_group_rules(void);
 int test_group_bundle(void);
 int test_group_input(void);
+int test_group_gunzip(void);
 int test_group_nic(void);
 int test_group_capture(void);
 int test_group_profile(void);

@@ -8,6 +8,7 @@ main(void)
 	int failed = 0;
 
 	failed += test_group_input();
+	failed += test_group_gunzip();
 	failed += test_group_gain();
 	failed += test_group_cmdline();
 	failed += test_group_lspci();
