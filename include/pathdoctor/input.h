@@ -59,6 +59,42 @@ int pd_input_slurp(struct pd_input *in, size_t cap, unsigned char **buf,
 /* Reads and discards the rest. */
 void pd_input_drain(struct pd_input *in);
 
+/* A window over the rest of the member for binary readers that walk
+ * records in place: large reads into one buffer, each record handed out
+ * where it lies, and only the bytes of a record cut by the buffer's end
+ * moved to its start before the next read.  Holds at most max bytes
+ * (the largest record the caller accepts). */
+struct pd_window {
+	struct pd_input *in;
+	unsigned char *buf;		/* heap, cap bytes */
+	size_t cap, max, pos, len;
+};
+
+#define PD_WINDOW_BLOCK (1u << 20)
+
+void pd_window_open(struct pd_window *w, struct pd_input *in, size_t max);
+/* Makes at least n bytes from the cursor on lie in the buffer (n at
+ * most w->max).  False at the end of the member or on a read error
+ * (in->failed), with what there was left in the window. */
+bool pd_window_fill(struct pd_window *w, size_t n);
+/* Moves the cursor on by n bytes, reading on and discarding past the
+ * window when n is more than it holds; false when the member ends (or
+ * fails) first, *skipped saying how many bytes there were. */
+bool pd_window_skip(struct pd_window *w, uint64_t n, uint64_t *skipped);
+void pd_window_close(struct pd_window *w);
+
+static inline const unsigned char *
+pd_window_at(const struct pd_window *w)
+{
+	return w->buf + w->pos;
+}
+
+static inline size_t
+pd_window_left(const struct pd_window *w)
+{
+	return w->len - w->pos;
+}
+
 /* A read-only FILE * over the rest of the member (for libpcap); close it
  * with fclose before releasing the input. */
 #include <stdio.h>

@@ -224,6 +224,82 @@ pd_input_drain(struct pd_input *in)
 		;
 }
 
+void
+pd_window_open(struct pd_window *w, struct pd_input *in, size_t max)
+{
+	w->in = in;
+	w->max = max;
+	w->cap = max < PD_WINDOW_BLOCK ? max : PD_WINDOW_BLOCK;
+	w->buf = pd_xmalloc(w->cap ? w->cap : 1);
+	w->pos = w->len = 0;
+}
+
+bool
+pd_window_fill(struct pd_window *w, size_t n)
+{
+	size_t left = w->len - w->pos;
+
+	if (left >= n)
+		return true;
+	if (n > w->max)
+		return false;
+	memmove(w->buf, w->buf + w->pos, left);
+	w->pos = 0;
+	w->len = left;
+	if (n > w->cap) {
+		/* a record larger than the usual block: grown to fit it */
+		size_t cap = w->cap;
+
+		while (cap < n)
+			cap = cap > w->max / 2 ? w->max : cap * 2;
+		w->buf = pd_xrealloc(w->buf, cap);
+		w->cap = cap;
+	}
+	while (w->len < n) {
+		ssize_t r = pd_input_read(w->in, w->buf + w->len,
+		    w->cap - w->len);
+
+		if (r <= 0)
+			return false;
+		w->len += (size_t)r;
+	}
+	return true;
+}
+
+bool
+pd_window_skip(struct pd_window *w, uint64_t n, uint64_t *skipped)
+{
+	size_t left = w->len - w->pos;
+
+	*skipped = n;
+	if (n <= left) {
+		w->pos += (size_t)n;
+		return true;
+	}
+	uint64_t done = left;
+
+	w->pos = w->len = 0;
+	while (done < n) {
+		uint64_t want = n - done < w->cap ? n - done : w->cap;
+		ssize_t r = pd_input_read(w->in, w->buf, (size_t)want);
+
+		if (r <= 0) {
+			*skipped = done;
+			return false;
+		}
+		done += (uint64_t)r;
+	}
+	return true;
+}
+
+void
+pd_window_close(struct pd_window *w)
+{
+	free(w->buf);
+	w->buf = NULL;
+	w->cap = w->len = w->pos = 0;
+}
+
 static ssize_t
 mem_read(void *ctx, void *buf, size_t n)
 {
