@@ -81,11 +81,27 @@ pd_size_bucket(uint32_t bytes)
 	return b;
 }
 
+/* Addresses compared as numbers where they fit one (IPv4): memcmp's
+ * call was a twentieth of the per-packet cost. */
+static int
+addr_cmp(const uint8_t *x, const uint8_t *y, int family)
+{
+	if (family == 4) {
+		uint32_t a = (uint32_t)x[0] << 24 | (uint32_t)x[1] << 16 |
+		    (uint32_t)x[2] << 8 | x[3];
+		uint32_t b = (uint32_t)y[0] << 24 | (uint32_t)y[1] << 16 |
+		    (uint32_t)y[2] << 8 | y[3];
+
+		return (a > b) - (a < b);
+	}
+	return memcmp(x, y, 16);
+}
+
 void
 pd_flow_key_of(const struct pd_pkt *p, struct pd_flow_key *k, int *dir)
 {
 	size_t n = p->family == 4 ? 4 : 16;
-	int c = memcmp(p->src, p->dst, n);
+	int c = addr_cmp(p->src, p->dst, p->family);
 
 	memset(k, 0, sizeof(*k));
 	k->family = p->family;
@@ -96,10 +112,32 @@ pd_flow_key_of(const struct pd_pkt *p, struct pd_flow_key *k, int *dir)
 	k->pb = *dir ? p->sport : p->dport;
 }
 
+/* Word by word, padding too (keys are made whole by memset): the same
+ * as memcmp == 0, without its call. */
+static inline bool
+key_eq(const struct pd_flow_key *x, const struct pd_flow_key *y)
+{
+	const unsigned char *p = (const void *)x, *q = (const void *)y;
+	uint64_t diff = 0, u, v;
+	size_t i = 0;
+
+	for (; i + 8 <= sizeof(*x); i += 8) {
+		memcpy(&u, p + i, 8);
+		memcpy(&v, q + i, 8);
+		diff |= u ^ v;
+	}
+	if (i < sizeof(*x)) {
+		memcpy(&u, p + sizeof(*x) - 8, 8);
+		memcpy(&v, q + sizeof(*x) - 8, 8);
+		diff |= u ^ v;
+	}
+	return diff == 0;
+}
+
 bool
 pd_flow_key_eq(const struct pd_flow_key *x, const struct pd_flow_key *y)
 {
-	return memcmp(x, y, sizeof(*x)) == 0;
+	return key_eq(x, y);
 }
 
 void
@@ -303,7 +341,7 @@ find_slot(struct pd_capture_state *st, const struct pd_flow_key *k, double ts)
 
 		if (!s->used)
 			break;
-		if (pd_flow_key_eq(&s->f.key, k))
+		if (key_eq(&s->f.key, k))
 			return s;
 		h = (h + 1) & (st->n_slots - 1);
 	}
@@ -327,7 +365,7 @@ static struct slot *
 lookup(struct pd_capture_state *st, const struct pd_flow_key *k, double ts)
 {
 	/* bulk traffic comes in runs of one flow */
-	if (st->last && pd_flow_key_eq(&st->last->f.key, k))
+	if (st->last && key_eq(&st->last->f.key, k))
 		return st->last;
 	st->last = find_slot(st, k, ts);
 	return st->last;

@@ -99,14 +99,17 @@ ethernet(struct pd_cursor *c, uint32_t frame_left, int depth,
 	    depth, o);
 }
 
-/* FNV-1a over the segment as captured, TCP header on, eight bytes at a
- * step (a byte at a time made it a third of all capture time): two
+/* FNV-1a style over the segment as captured, TCP header on: two
  * copies of one IP packet hash the same; a retransmission differs in
  * its checksum, ACK, window or timestamps almost always.  The first
  * HASH_BYTES are enough (the header and the start of the data), and
- * keep a 64 KB super-packet from costing 64 KB of hashing.  Only
- * equality within one run matters, so the host's byte order is fine. */
+ * keep a 64 KB super-packet from costing 64 KB of hashing.  Two lanes
+ * of eight bytes, and the last bytes as one word that overlaps the one
+ * before, keep the chain of multiplies short: a byte at a time was a
+ * third of all capture time, one lane still a sixth.  Only equality
+ * within one run matters, so the host's byte order is fine. */
 #define HASH_BYTES 256
+#define FNV_PRIME 1099511628211ull
 
 static uint32_t
 segment_hash(const struct pd_cursor *c, size_t start, uint32_t ip_payload)
@@ -114,18 +117,31 @@ segment_hash(const struct pd_cursor *c, size_t start, uint32_t ip_payload)
 	uint32_t n = ip_payload < HASH_BYTES ? ip_payload : HASH_BYTES;
 	size_t end = start >= c->len ? start : c->len - start < n ? c->len :
 	    start + n;
-	uint64_t h = 14695981039346656037ull;
-	size_t i = start;
+	size_t len = end - start, i = 0;
+	const uint8_t *s = c->p + start;
+	uint64_t h1 = 14695981039346656037ull, h2 = h1 ^ len, w1, w2;
 
-	for (; end - i >= 8 && i < end; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, c->p + i, 8);
-		h = (h ^ w) * 1099511628211ull;
+	for (; len - i >= 16; i += 16) {
+		memcpy(&w1, s + i, 8);
+		memcpy(&w2, s + i + 8, 8);
+		h1 = (h1 ^ w1) * FNV_PRIME;
+		h2 = (h2 ^ w2) * FNV_PRIME;
 	}
-	for (; i < end; i++)
-		h = (h ^ c->p[i]) * 1099511628211ull;
-	return (uint32_t)(h ^ h >> 32);
+	if (len - i >= 8) {
+		memcpy(&w1, s + i, 8);
+		h1 = (h1 ^ w1) * FNV_PRIME;
+		i += 8;
+	}
+	if (i < len) {
+		w2 = 0;
+		if (len >= 8)
+			memcpy(&w2, s + len - 8, 8);
+		else
+			memcpy(&w2, s, len);
+		h2 = (h2 ^ w2) * FNV_PRIME;
+	}
+	h1 ^= h2 * 0x9e3779b97f4a7c15ull;
+	return (uint32_t)(h1 ^ h1 >> 32);
 }
 
 static bool
