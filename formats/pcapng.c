@@ -1,10 +1,12 @@
-/* "pcapng": a pcapng capture (dumpcap, Wireshark), walked block by block with a bounds-checked cursor because
- * libpcap does not tell which interface a packet of a multi-interface
- * file came from.  Section headers in either byte order; interface
- * description blocks give the link type, snap length, if_name and
- * if_tsresol; enhanced, simple and obsolete packet blocks carry the
- * packets; everything else is skipped.  Each interface becomes one
- * capture named by its if_name (else the path). */
+/* "pcapng": a pcapng capture (dumpcap, Wireshark), walked block by
+ * block with a bounds-checked cursor because libpcap does not tell which
+ * interface a packet of a multi-interface file came from.  Blocks are
+ * handed out in place from large reads of the member (pd_window), never
+ * copied.  Section headers in either byte order; interface description
+ * blocks give the link type, snap length, if_name and if_tsresol;
+ * enhanced, simple and obsolete packet blocks carry the packets;
+ * everything else is skipped.  Each interface becomes one capture named
+ * by its if_name (else the path). */
 #include <stdlib.h>
 #include <string.h>
 #include "decode/capture.h"
@@ -63,21 +65,6 @@ bid_pcapng(const struct pd_member *m)
 	    memcmp(p + 8, "\x4d\x3c\x2b\x1a", 4) == 0)
 		return 64;
 	return 0;
-}
-
-static bool
-read_full(struct pd_input *in, void *buf, size_t n)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = pd_input_read(in, (char *)buf + got, n - got);
-
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
 }
 
 static void
@@ -238,61 +225,87 @@ shb(struct walk *w, struct pd_cursor *c)
 	return true;
 }
 
+/* The block at the window's cursor, whole in the window: its type, its
+ * length and where its body starts (after the byte-order magic for a
+ * section header, whose magic decides the order).  0 at the end of the
+ * member (a cut header is no note, as before); -1 for a length no
+ * block can have; 1 with the block. */
+static int
+block_at(struct walk *w, struct pd_window *win, uint32_t *type,
+    uint32_t *len, size_t *body)
+{
+	struct pd_cursor c;
+
+	if (!pd_window_fill(win, 8))
+		return 0;
+	const uint8_t *hdr = pd_window_at(win);
+
+	*body = 8;
+	pd_cursor_init(&c, hdr, 8, w->le);
+	*type = pd_cursor_u32(&c);
+	*len = pd_cursor_u32(&c);
+	if (memcmp(hdr, "\x0a\x0d\x0d\x0a", 4) == 0) {
+		if (!pd_window_fill(win, 12))
+			return 0;
+		hdr = pd_window_at(win);
+		w->le = memcmp(hdr + 8, "\x4d\x3c\x2b\x1a", 4) == 0;
+		pd_cursor_init(&c, hdr + 4, 4, w->le);
+		*len = pd_cursor_u32(&c);
+		*type = SHB;
+		*body = 12;
+		close_ifaces(w);
+		if (*len < 28 || *len % 4 || *len > BLOCK_MAX)
+			return -1;
+	} else if (*len < 12 || *len % 4 || *len > BLOCK_MAX) {
+		return -1;
+	}
+	return 1;
+}
+
+/* Blocks walked in place in the window (none copied); each one must be
+ * whole, and end with its own length, or the walk stops there. */
 static enum pd_status
 parse_pcapng(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
 {
 	struct walk *w = pd_xmalloc(sizeof(*w));
-	uint8_t hdr[8], *body = NULL;
-	size_t cap = 0;
 	enum pd_status rc = PD_OK;
 	uint64_t blocks = 0;
+	struct pd_window win;
+	uint32_t type, len;
+	size_t off;
+	int got;
 
 	memset(w, 0, sizeof(*w));
 	w->m = m;
 	w->h = h;
 	w->d = d;
 	w->le = true;
-	while (read_full(in, hdr, sizeof(hdr))) {
+	pd_window_open(&win, in, BLOCK_MAX);
+	while ((got = block_at(w, &win, &type, &len, &off)) != 0) {
 		struct pd_cursor c;
 
-		pd_cursor_init(&c, hdr, sizeof(hdr), w->le);
-		uint32_t type = pd_cursor_u32(&c), len = pd_cursor_u32(&c);
-
-		if (memcmp(hdr, "\x0a\x0d\x0d\x0a", 4) == 0) {
-			/* a section: its byte-order magic decides the order */
-			uint8_t bom[4];
-
-			if (!read_full(in, bom, 4))
-				break;
-			w->le = memcmp(bom, "\x4d\x3c\x2b\x1a", 4) == 0;
-			pd_cursor_init(&c, hdr + 4, 4, w->le);
-			len = pd_cursor_u32(&c);
-			type = SHB;
-			close_ifaces(w);
-			if (len < 28 || len % 4 || len > BLOCK_MAX)
-				goto bad_length;
-			len -= 4;	/* the magic was read */
-		} else if (len < 12 || len % 4 || len > BLOCK_MAX) {
-			goto bad_length;
+		if (got < 0) {
+			pd_diag_note(d, PD_WARN, "pcapng.bad-block", 0, "block "
+			    "%llu has length %u; the rest of the file was "
+			    "skipped", (unsigned long long)blocks, len);
+			rc = PD_WARN;
+			break;
 		}
-		size_t n = len - 8;
-
-		if (n > cap) {
-			cap = n;
-			body = pd_xrealloc(body, cap);
-		}
-		if (!read_full(in, body, n)) {
+		if (!pd_window_fill(&win, len)) {
 			pd_diag_note(d, PD_WARN, "pcapng.truncated", 0, "capture "
 			    "cut short in block %llu; the part before was "
 			    "analysed", (unsigned long long)blocks);
 			rc = PD_WARN;
 			break;
 		}
+		const uint8_t *blk = pd_window_at(&win);
+
+		win.pos += len;
 		blocks++;
 		/* the trailer repeats the length: libpcap stops where not */
-		pd_cursor_init(&c, body + n - 4, 4, w->le);
-		if (pd_cursor_u32(&c) != (type == SHB ? len + 4 : len)) {
+		pd_cursor_init(&c, blk + len - 4, 4, w->le);
+		if (pd_cursor_u32(&c) != len) {
 			pd_diag_note(d, PD_WARN, "pcapng.bad-block", 0, "block "
 			    "%llu ends with a length other than its header's "
 			    "(libpcap rejects the file there); the rest of the "
@@ -300,7 +313,8 @@ parse_pcapng(const struct pd_member *m, struct pd_input *in,
 			rc = PD_WARN;
 			break;
 		}
-		pd_cursor_init(&c, body, n - 4, w->le);	/* minus the trailer */
+		/* the body, minus the trailer */
+		pd_cursor_init(&c, blk + off, len - off - 4, w->le);
 		if (type == SHB && !shb(w, &c)) {
 			rc = PD_FAILED;
 			break;
@@ -309,19 +323,12 @@ parse_pcapng(const struct pd_member *m, struct pd_input *in,
 			idb(w, &c);
 		else if (type == EPB || type == SPB || type == PB)
 			packet(w, &c, type);
-		continue;
-bad_length:
-		pd_diag_note(d, PD_WARN, "pcapng.bad-block", 0, "block %llu has "
-		    "length %u; the rest of the file was skipped",
-		    (unsigned long long)blocks, len);
-		rc = PD_WARN;
-		break;
 	}
 	for (unsigned i = 0; i < w->n_ifs; i++)
 		if (w->ifs[i].cap)
 			w->ifs[i].cap->truncated = rc != PD_OK;
 	close_ifaces(w);
-	free(body);
+	pd_window_close(&win);
 	free(w);
 	return rc;
 }
