@@ -11,7 +11,6 @@
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"
 
-#define EVICT_KEEP (PD_FLOW_TABLE / 2)
 #define EXACT_SIZES 65536	/* payload sizes counted in a flat array */
 #define DUP_WINDOW 0.001	/* s: the same segment again this soon */
 #define DUP_ID_WINDOW 0.5	/* s: the same IP ID again this soon */
@@ -174,6 +173,11 @@ hash_key(const struct pd_flow_key *k)
 	return (uint32_t)(h ^ h >> 29);
 }
 
+/* Flow slots held by the capture states alive on this thread: a pcapng
+ * file's interfaces, analysed at once, share one table's worth, so that
+ * memory stays bounded whatever the number of interfaces and flows. */
+static _Thread_local unsigned live_slots;
+
 struct pd_capture_state *
 pd_capture_begin(struct pd_capture *cap)
 {
@@ -185,6 +189,7 @@ pd_capture_begin(struct pd_capture *cap)
 	 * of few packets, must not cost a full table each */
 	st->n_slots = TABLE_MIN;
 	st->table = pd_xmalloc(TABLE_MIN * sizeof(*st->table));
+	live_slots += TABLE_MIN;
 	memset(st->table, 0, TABLE_MIN * sizeof(*st->table));
 	st->n_exact = EXACT_MIN;
 	st->exact = pd_xmalloc(EXACT_MIN * sizeof(*st->exact));
@@ -297,35 +302,58 @@ place(struct slot *table, unsigned n_slots, const struct slot *s)
 	table[h] = *s;
 }
 
-/* Below PD_FLOW_TABLE slots the table doubles; at it, the most recently
- * seen half of the flows stays and the rest leave the table, the
- * busiest of them kept in the results. */
+/* At its size: the most recently seen half of the flows stays, placed
+ * again in the same table (only that half is copied aside), and the
+ * rest leave it, the busiest of them kept in the results. */
+static void
+evict(struct pd_capture_state *st)
+{
+	unsigned n = st->n_slots, keep = n / 2, k = 0;
+	struct slot *kept = pd_xmalloc(keep * sizeof(*kept));
+
+	qsort(st->table, n, sizeof(*st->table), cmp_slot_recent);
+	for (unsigned i = 0; i < n; i++) {
+		if (!st->table[i].used)
+			continue;
+		if (i >= keep) {
+			offer_flow(st->done, &st->n_done, &st->table[i].f);
+			st->cap->flows_evicted++;
+			continue;
+		}
+		kept[k++] = st->table[i];
+	}
+	memset(st->table, 0, n * sizeof(*st->table));
+	for (unsigned i = 0; i < k; i++)
+		place(st->table, n, &kept[i]);
+	free(kept);
+	st->used = k;
+	st->last = NULL;
+}
+
+/* Below PD_FLOW_TABLE slots, and while the live states hold fewer than
+ * that, the table doubles; else it evicts. */
 static void
 rehash(struct pd_capture_state *st)
 {
 	struct slot *old = st->table;
-	unsigned n_old = st->n_slots, keep = n_old;
-	unsigned n = n_old < PD_FLOW_TABLE ? n_old * 2 : n_old;
+	unsigned n_old = st->n_slots, n = n_old * 2;
+
+	if (n_old >= PD_FLOW_TABLE || live_slots + n_old > PD_FLOW_TABLE) {
+		evict(st);
+		return;
+	}
 	struct slot *fresh = pd_xmalloc(n * sizeof(*fresh));
 
 	memset(fresh, 0, n * sizeof(*fresh));
-	if (n == n_old) {
-		qsort(old, n_old, sizeof(*old), cmp_slot_recent);
-		keep = EVICT_KEEP;
-	}
 	st->used = 0;
 	for (unsigned i = 0; i < n_old; i++) {
 		if (!old[i].used)
 			continue;
-		if (i >= keep) {
-			offer_flow(st->done, &st->n_done, &old[i].f);
-			st->cap->flows_evicted++;
-			continue;
-		}
 		place(fresh, n, &old[i]);
 		st->used++;
 	}
 	free(old);
+	live_slots += n - n_old;
 	st->table = fresh;
 	st->n_slots = n;
 	st->last = NULL;
@@ -681,12 +709,21 @@ pd_capture_end(struct pd_capture_state *st)
 		cap->first_ts = 0;
 	free(st->exact);
 	free(st->table);
+	live_slots -= st->n_slots;
 	free(st);
 }
 
 void
 pd_capture_notes(const struct pd_capture *cap, struct pd_diag *d)
 {
+	if (cap->flows_evicted)
+		pd_diag_note(d, PD_WARN, "capture.flows-evicted", 0, "%s: %llu "
+		    "flows, more than the flow table holds (%u slots, shared "
+		    "by the interfaces of one file): %llu times the least "
+		    "recently seen left it (the busiest are still listed; a "
+		    "flow seen again after that starts anew)", cap->ifname,
+		    (unsigned long long)cap->flows_seen, PD_FLOW_TABLE,
+		    (unsigned long long)cap->flows_evicted);
 	_Static_assert(PD_UNDEC_N <= PD_CAPTURE_WHY, "reasons fit the model");
 	for (int i = 1; i < PD_UNDEC_N; i++) {
 		uint64_t n = cap->undecoded_by[i];
