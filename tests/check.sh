@@ -12,6 +12,8 @@
 #   progress the status lines on a terminal's stderr (a pty): stdin
 #            silent, a slow member's progress; none when stderr is a file
 #   tshark   capture histograms and TCP analysis against tshark's
+#   pcap-records  crafted classic pcap files: the records as libpcap
+#            hands them out (byte orders, versions, snap lengths, cuts)
 #   perf     profile shares against perf report's (live and corpus)
 #   hostile  large hostile members made at test time: bounded memory,
 #            linear time, the note
@@ -71,6 +73,7 @@ stage() {
 	stage progress python3 tests/progress.py "$build/pathdoctor"
 	stage ladder sh tests/ladder-accept.sh "$build/pathdoctor"
 	stage tshark sh tests/tshark-compare.sh "$build/pathdoctor"
+	stage pcap-records python3 tests/pcap-records.py "$build/pathdoctor"
 	stage perf sh tests/perf-compare.sh "$build/pathdoctor"
 	stage hostile sh tests/hostile-memory.sh "$build/pathdoctor"
 	stage scale sh tests/scale.sh "$build/pathdoctor"
