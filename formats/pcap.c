@@ -348,8 +348,11 @@ walk_records(struct pd_input *in, const struct sf *sf, struct pd_capture *cap,
 	uint32_t caplen, len;
 	double ts;
 
-	pd_window_open(&w, in, sf->need_bytes ? sf->max_caplen :
-	    PD_WINDOW_BLOCK);
+	/* reads of the size of the FILE buffer libpcap read through (glibc
+	 * gives a cookie stream BUFSIZ), so that a stream that fails stops
+	 * where it stopped before: the bytes of a failed read are lost */
+	pd_window_open(&w, in, sf->need_bytes ? sf->max_caplen : RECORD_HDR,
+	    BUFSIZ);
 	if (!pd_window_skip(&w, 24, &skipped))
 		snprintf(err, sizeof(err), "the file header went missing");
 	while (!err[0] && record(&w, sf, &ts, &caplen, &len, err)) {

@@ -318,7 +318,8 @@ parse_pcapng(const struct pd_member *m, struct pd_input *in,
 	w->h = h;
 	w->d = d;
 	w->le = true;
-	pd_window_open(&win, in, BLOCK_MAX);
+	/* reads of pd_input's block size, as the blocks were read before */
+	pd_window_open(&win, in, BLOCK_MAX, PD_INPUT_BLOCK);
 	for (;;) {
 		struct pd_cursor c;
 

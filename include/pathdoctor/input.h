@@ -60,19 +60,21 @@ int pd_input_slurp(struct pd_input *in, size_t cap, unsigned char **buf,
 void pd_input_drain(struct pd_input *in);
 
 /* A window over the rest of the member for binary readers that walk
- * records in place: large reads into one buffer, each record handed out
- * where it lies, and only the bytes of a record cut by the buffer's end
- * moved to its start before the next read.  Holds at most max bytes
- * (the largest record the caller accepts). */
+ * records in place: reads of read_size bytes into one buffer, each
+ * record handed out where it lies, and only the bytes of a record cut
+ * by the buffer's end moved to its start before the next read.  Holds
+ * at most max + read_size bytes (max: the largest record the caller
+ * accepts). */
 struct pd_window {
 	struct pd_input *in;
 	unsigned char *buf;		/* heap, cap bytes */
-	size_t cap, max, pos, len;
+	size_t cap, max, read_size, pos, len;
 };
 
-#define PD_WINDOW_BLOCK (1u << 20)
+#define PD_WINDOW_BLOCK (1u << 20)	/* the buffer at first */
 
-void pd_window_open(struct pd_window *w, struct pd_input *in, size_t max);
+void pd_window_open(struct pd_window *w, struct pd_input *in, size_t max,
+    size_t read_size);
 /* Makes at least n bytes from the cursor on lie in the buffer (n at
  * most w->max).  False at the end of the member or on a read error
  * (in->failed), with what there was left in the window. */

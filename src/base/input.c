@@ -225,13 +225,30 @@ pd_input_drain(struct pd_input *in)
 }
 
 void
-pd_window_open(struct pd_window *w, struct pd_input *in, size_t max)
+pd_window_open(struct pd_window *w, struct pd_input *in, size_t max,
+    size_t read_size)
 {
 	w->in = in;
 	w->max = max;
-	w->cap = max < PD_WINDOW_BLOCK ? max : PD_WINDOW_BLOCK;
-	w->buf = pd_xmalloc(w->cap ? w->cap : 1);
+	w->read_size = read_size;
+	w->cap = PD_WINDOW_BLOCK;
+	w->buf = pd_xmalloc(w->cap);
 	w->pos = w->len = 0;
+}
+
+/* One read of read_size bytes after what the window holds.  Always that
+ * size, from wherever the stream is: where a read fails decides how
+ * much of the member was read, so that is where a FILE * of that buffer
+ * size would have stopped too. */
+static bool
+read_more(struct pd_window *w)
+{
+	ssize_t r = pd_input_read(w->in, w->buf + w->len, w->read_size);
+
+	if (r <= 0)
+		return false;
+	w->len += (size_t)r;
+	return true;
 }
 
 bool
@@ -246,49 +263,32 @@ pd_window_fill(struct pd_window *w, size_t n)
 	memmove(w->buf, w->buf + w->pos, left);
 	w->pos = 0;
 	w->len = left;
-	if (n > w->cap) {
+	if (n + w->read_size > w->cap) {
 		/* a record larger than the usual block: grown to fit it */
-		size_t cap = w->cap;
-
-		while (cap < n)
-			cap = cap > w->max / 2 ? w->max : cap * 2;
-		w->buf = pd_xrealloc(w->buf, cap);
-		w->cap = cap;
+		w->cap = n + w->read_size;
+		w->buf = pd_xrealloc(w->buf, w->cap);
 	}
-	while (w->len < n) {
-		ssize_t r = pd_input_read(w->in, w->buf + w->len,
-		    w->cap - w->len);
-
-		if (r <= 0)
+	while (w->len < n)
+		if (!read_more(w))
 			return false;
-		w->len += (size_t)r;
-	}
 	return true;
 }
 
 bool
 pd_window_skip(struct pd_window *w, uint64_t n, uint64_t *skipped)
 {
-	size_t left = w->len - w->pos;
+	uint64_t done = 0;
 
 	*skipped = n;
-	if (n <= left) {
-		w->pos += (size_t)n;
-		return true;
-	}
-	uint64_t done = left;
-
-	w->pos = w->len = 0;
-	while (done < n) {
-		uint64_t want = n - done < w->cap ? n - done : w->cap;
-		ssize_t r = pd_input_read(w->in, w->buf, (size_t)want);
-
-		if (r <= 0) {
+	while (n - done > w->len - w->pos) {
+		done += w->len - w->pos;
+		w->pos = w->len = 0;
+		if (!read_more(w)) {
 			*skipped = done;
 			return false;
 		}
-		done += (uint64_t)r;
 	}
+	w->pos += (size_t)(n - done);
 	return true;
 }
 
