@@ -1,10 +1,10 @@
 /* "pcap": a classic libpcap capture (tcpdump -w), microsecond or
  * nanosecond, either byte order.  libpcap reads the file header (so its
  * checks, link-type mapping and snap-length rules are its own); the
- * records are then walked in place in large blocks of the member
- * (pd_window) with libpcap's sf-pcap.c semantics, so nothing is copied
- * per packet and the capture streams from the archive, never held
- * whole.  The few link types whose records libpcap rewrites on reading
+ * records are then walked in place in the buffer the member is read
+ * into (pd_window) with libpcap's sf-pcap.c semantics, so nothing is
+ * copied per packet and the capture streams from the archive, never
+ * held whole.  The few link types whose records libpcap rewrites on reading
  * (byte-swapped pseudo-headers, USB lengths) go through libpcap itself.
  * The interface is named by the path (pcap/IF.pcap, IF@TIME.pcap). */
 #define _DEFAULT_SOURCE	/* libpcap's headers use u_int, u_char */
