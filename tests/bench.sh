@@ -1,87 +1,194 @@
 #!/bin/sh
-# Capture throughput and memory: builds a bundle holding one large
-# capture (the sample nic2.pcap repeated, timestamps moved on; 1850
-# copies make about 1.5 GB) and prints, as medians of RUNS runs measured
-# in the same run: on the .tgz, pathdoctor (decompressing on a second
-# thread, and with --one-thread) against bsdtar -xOf (the decompression
-# floor) and gzip -dc; on the extracted capture,
-# pathdoctor against tcpdump -r FILE -w /dev/null (libpcap's bare read);
-# with BENCH_TSHARK=1 also tshark computing the tcp.len histogram; and
-# pathdoctor's peak memory.  With BASELINE=BIN (another pathdoctor, e.g.
-# a build of an earlier commit) that binary is timed too, on the same
-# inputs in the same run, and the ratio printed.  Never run by make check.
-#   sh tests/bench.sh [COPIES] [RUNS]      (defaults 400 and 3)
+# Capture throughput and memory against the machine's floors.  Builds one
+# large capture of about SIZE bytes by replication (tests/gen-capture.py:
+# each copy's timestamps moved on and addresses shifted, so flows
+# multiply) of the corpus's gsogen capture where ../shared/corpus is
+# present, else of the sample nic2.pcap; packs it as .tgz, .tar.zst and
+# .tar.xz and converts it to pcapng, then prints, as medians of RUNS runs
+# measured in the same run, each median, each floor and each ratio with
+# its target:
+#   .tgz      pathdoctor against `igzip -dc` (ISA-L's inflate, <= 1.15x)
+#             and `bsdtar -xOf` (<= 0.85x); gzip -dc and --one-thread too
+#   .tar.zst  against `bsdtar -xOf` (<= 1.3x)
+#   .tar.xz   against `bsdtar -xOf` (no target: xz's decoder is the floor)
+#   .pcap     against `tcpdump -r F -w /dev/null`, libpcap's bare read
+#             (<= 1.0x)
+#   .pcapng   the same packets, against pathdoctor on the .pcap (<= 1.10x)
+#   memory    pathdoctor's peak on each input (<= 32 MB)
+# With BENCH_BIG=GB (e.g. 10) a capture of about GB gigabytes streamed
+# through a pipe into `pathdoctor -`, at a tenth, a quarter and all of
+# it: ns per packet (linear time: the same at every size) and peak
+# memory (constant).  With BENCH_TSHARK=1 tshark computing the tcp.len
+# histogram on the .pcap, one run (>= 500x pathdoctor's time).  With
+# BASELINE=BIN another pathdoctor (a build of an earlier commit) is
+# timed on the same inputs in the same run, with the ratio.  A floor
+# whose program is missing is said and its ratio left out.  Never run by
+# make check.
+#   sh tests/bench.sh [SIZE] [RUNS]      (defaults 450M and 3)
 set -eu
-copies=${1:-400}
+size=${1:-450M}
 runs=${2:-3}
 bin=build/pathdoctor
 dir=build/bench
 mkdir -p "$dir"
 [ -x "$bin" ] || make -s all
-if [ ! -f "$dir/bench-$copies.tgz" ]; then
-	python3 - "$copies" "$dir/h/pcap/nic2.pcap" <<'PY'
-import os, struct, sys
-copies, out = int(sys.argv[1]), sys.argv[2]
-src = open("samples/bundles/gx10-before/pcap/nic2.pcap", "rb").read()
-os.makedirs(os.path.dirname(out), exist_ok=True)
-recs, pos = [], 24
-while pos + 16 <= len(src):
-    sec, usec, cap, length = struct.unpack_from("<IIII", src, pos)
-    recs.append((sec, usec, src[pos + 16:pos + 16 + cap], length))
-    pos += 16 + cap
-with open(out, "wb") as f:
-    f.write(src[:24])
-    for c in range(copies):
-        for sec, usec, data, length in recs:
-            f.write(struct.pack("<IIII", sec + 3 * c, usec, len(data), length))
-            f.write(data)
-PY
-	tar -C "$dir" -czf "$dir/bench-$copies.tgz" h
-	rm -rf "$dir/h"
-fi
-b="$dir/bench-$copies.tgz"
-echo "bundle: $b, $(wc -c <"$b") bytes compressed, $(gzip -dc "$b" | wc -c) bytes of tar"
-
 . tests/bench-lib.sh
-ratio() { awk "BEGIN { printf \"%.2f\", $1 / $2 }"; }
-if command -v bsdtar >/dev/null 2>&1; then
-	base=$(timeit "bsdtar -xOf $b")
-	echo "bsdtar -xOf:        ${base} s (baseline for the .tgz)"
-else
-	base=$(timeit "gzip -dc $b")
-	echo "gzip -dc:           ${base} s (baseline; no bsdtar)"
+
+echo "machine: $(nproc) cores, $(sed -n 's/^model name[^:]*: //p' \
+    /proc/cpuinfo | head -n 1), Linux $(uname -r)"
+src=../shared/corpus/pcap-generated/gsogen-before-enp3s0-1448B-swgso.pcap
+[ -f "$src" ] || src=samples/bundles/gx10-before/pcap/nic2.pcap
+# packets in a pcap (little-endian, as the generator's sources are)
+count() {
+	python3 -c 'import struct, sys
+d = open(sys.argv[1], "rb").read(); p, n = 24, 0
+while p + 16 <= len(d):
+    p += 16 + struct.unpack_from("<I", d, p + 8)[0]; n += 1
+print(n)' "$1"
+}
+pcap=$dir/bench-$size.pcap
+if [ ! -f "$pcap" ]; then
+	python3 tests/gen-capture.py "$src" "$size" >"$pcap.tmp"
+	mv "$pcap.tmp" "$pcap"
 fi
-gz=$(timeit "gzip -dc $b")
-echo "gzip -dc:           ${gz} s ($(ratio "$gz" "$base")x)"
+b=$dir/bench-$size.tgz
+if [ ! -f "$b" ]; then
+	mkdir -p "$dir/h/pcap"
+	ln -f "$pcap" "$dir/h/pcap/nic2.pcap"
+	tar -C "$dir" -cf "$dir/bench-$size.tar" h
+	rm -rf "$dir/h"
+	gzip -c "$dir/bench-$size.tar" >"$b"
+	zstd -q -c "$dir/bench-$size.tar" >"$dir/bench-$size.tar.zst"
+	xz -T0 -3 -c "$dir/bench-$size.tar" >"$dir/bench-$size.tar.xz"
+	rm -f "$dir/bench-$size.tar"
+fi
+ng=$dir/bench-$size.pcapng
+if [ ! -f "$ng" ] && command -v editcap >/dev/null 2>&1; then
+	editcap -F pcapng "$pcap" "$ng"
+fi
+packets=$(count "$pcap")
+echo "capture: $pcap from $src, $(wc -c <"$pcap") bytes, $packets packets;" \
+    ".tgz $(wc -c <"$b") bytes; $runs runs each"
+echo
+
+# row LABEL SECONDS FLOOR_LABEL FLOOR_SECONDS TARGET: one line of the
+# table, the ratio and whether it meets TARGET (a ratio; "-" for none)
+rows=$dir/rows.$$
+: >"$rows"
+row() {
+	awk -v l="$1" -v s="$2" -v fl="$3" -v f="$4" -v t="$5" 'BEGIN {
+	    r = s / f
+	    verdict = t == "-" ? "" : (r <= t + 0 ? "met" : "NOT met")
+	    printf "| %s | %.3f s | %s %.3f s | %.2fx | %s %s |\n", l, s, fl,
+	        f, r, t == "-" ? "" : "<= " t "x", verdict }' >>"$rows"
+}
+have() { command -v "$1" >/dev/null 2>&1; }
+say() { printf '%-34s %s\n' "$1" "$2"; }
+
+# the .tgz: ISA-L's inflate and bsdtar are the floors
 pd=$(timeit "$bin -f json $b")
-echo "pathdoctor .tgz:    ${pd} s ($(ratio "$pd" "$base")x)"
+say "pathdoctor .tgz:" "$pd s"
 pd1=$(timeit "$bin --one-thread -f json $b")
-echo "  --one-thread:     ${pd1} s ($(ratio "$pd1" "$base")x)"
-if [ -n "${BASELINE:-}" ]; then
-	old=$(timeit "$BASELINE -f json $b")
-	echo "  BASELINE .tgz:    ${old} s (this build $(ratio "$pd" "$old")x of it)"
+say "  --one-thread:" "$pd1 s"
+row ".tgz --one-thread" "$pd1" "pathdoctor .tgz" "$pd" -
+gz=$(timeit "gzip -dc $b")
+say "gzip -dc:" "$gz s"
+row ".tgz" "$pd" "gzip -dc" "$gz" -
+if have igzip; then
+	ig=$(timeit "igzip -dc $b")
+	say "igzip -dc:" "$ig s"
+	row ".tgz" "$pd" "igzip -dc" "$ig" 1.15
+else
+	say "igzip -dc:" "not installed (Debian: isal)"
 fi
-pcap="$dir/bench-$copies.pcap"
-[ -f "$pcap" ] || tar -xOzf "$b" >"$pcap"
-if command -v tcpdump >/dev/null 2>&1; then
-	bare=$(timeit "tcpdump -r $pcap -w /dev/null")
-	echo "tcpdump -r -w null: ${bare} s (baseline for the capture)"
-	pp=$(timeit "$bin -f json $pcap")
-	echo "pathdoctor .pcap:   ${pp} s ($(ratio "$pp" "$bare")x)"
+for form in tgz tar.zst tar.xz; do
+	f=$dir/bench-$size.$form
+	[ "$form" = tgz ] || {
+		t=$(timeit "$bin -f json $f")
+		say "pathdoctor .$form:" "$t s"
+	}
+	[ "$form" = tgz ] && t=$pd
+	if have bsdtar; then
+		bt=$(timeit "bsdtar -xOf $f")
+		say "bsdtar -xOf .$form:" "$bt s"
+		case $form in
+		tgz) target=0.85 ;; tar.zst) target=1.3 ;; *) target=- ;;
+		esac
+		row ".$form" "$t" "bsdtar -xOf" "$bt" "$target"
+	fi
 	if [ -n "${BASELINE:-}" ]; then
-		old=$(timeit "$BASELINE -f json $pcap")
-		echo "  BASELINE .pcap:   ${old} s (this build $(ratio "$pp" "$old")x of it)"
+		old=$(timeit "$BASELINE -f json $f")
+		say "  BASELINE .$form:" "$old s"
+		row ".$form" "$t" "BASELINE" "$old" -
 	fi
-	if [ "${BENCH_TSHARK:-0}" = 1 ] && command -v tshark >/dev/null 2>&1; then
-		# one run (minutes on 1.5 GB); its time and peak memory at once
-		/usr/bin/time -f "%e %M" -o "$dir/tshark.time" sh -c "tshark -n \
-		    -r $pcap -T fields -e tcp.len | sort | uniq -c" >/dev/null
-		read -r ts tsmem <"$dir/tshark.time"
-		echo "tshark histogram:   ${ts} s ($(ratio "$ts" "$bare")x," \
-		    "one run), peak memory ${tsmem} KB"
-	fi
+done
+
+# the plain capture: libpcap's bare read is the floor
+pp=$(timeit "$bin -f json $pcap")
+say "pathdoctor .pcap:" "$pp s"
+if have tcpdump; then
+	bare=$(timeit "tcpdump -r $pcap -w /dev/null")
+	say "tcpdump -r F -w /dev/null:" "$bare s"
+	row ".pcap" "$pp" "tcpdump -r -w null" "$bare" 1.0
 fi
-if [ -x /usr/bin/time ]; then
-	/usr/bin/time -f "pathdoctor peak memory (.tgz): %M KB" "$bin" -f json \
-	    "$b" >/dev/null
+if [ -f "$ng" ]; then
+	png=$(timeit "$bin -f json $ng")
+	say "pathdoctor .pcapng:" "$png s"
+	row ".pcapng" "$png" "pathdoctor .pcap" "$pp" 1.10
+else
+	say "pathdoctor .pcapng:" "no editcap (Debian: tshark) to convert"
 fi
+if [ -n "${BASELINE:-}" ]; then
+	old=$(timeit "$BASELINE -f json $pcap")
+	say "  BASELINE .pcap:" "$old s"
+	row ".pcap" "$pp" "BASELINE" "$old" -
+fi
+
+# peak memory on each input
+mem=""
+for f in "$b" "$dir/bench-$size.tar.zst" "$dir/bench-$size.tar.xz" \
+    "$pcap" "$ng"; do
+	[ -f "$f" ] || continue
+	kb=$(python3 tests/bench-peak.py "$bin" -f json "$f" | cut -d' ' -f2)
+	say "peak memory ${f##*.}:" "$kb KB"
+	mem="$mem $kb"
+done
+
+# a capture of BENCH_BIG gigabytes streamed into stdin: time per packet
+# and peak memory at a tenth, a quarter and the whole
+if [ -n "${BENCH_BIG:-}" ]; then
+	per_copy=$(($(wc -c <"$src") - 24))
+	per_pkts=$(count "$src")
+	for part in 10 4 1; do
+		n=$(awk -v g="$BENCH_BIG" -v p="$part" -v c="$per_copy" \
+		    'BEGIN { printf "%d", g * 1e9 / p / c }')
+		out=$(python3 tests/bench-peak.py --stdin-from \
+		    "python3 tests/gen-capture.py $src $n" "$bin" -f json -)
+		set -- $out
+		awk -v n="$n" -v s="$1" -v kb="$2" -v p="$per_pkts" \
+		    -v c="$per_copy" 'BEGIN { printf "%-34s %.2f s, %.1f ns " \
+		    "a packet, peak %d KB\n", sprintf("stream of %.2f GB:",
+		    n * c / 1e9), s, s * 1e9 / (n * p), kb }'
+		mem="$mem $2"
+	done
+fi
+if [ "${BENCH_TSHARK:-0}" = 1 ] && have tshark; then
+	# one run (minutes on a large capture); its time and peak memory
+	out=$(python3 tests/bench-peak.py tshark -n -r "$pcap" -T fields \
+	    -e tcp.len)
+	set -- $out
+	say "tshark tcp.len histogram:" "$1 s, peak $2 KB (one run)"
+	awk -v t="$1" -v p="$pp" 'BEGIN { r = t / p
+	    printf "| .pcap, tshark | %.3f s | tshark %.3f s | %.0fx faster " \
+	        "| >= 500x %s |\n", p, t, r, r >= 500 ? "met" : "NOT met" }' \
+	    >>"$rows"
+fi
+
+echo
+echo "| input | pathdoctor | floor | ratio | target |"
+echo "|---|---|---|---|---|"
+cat "$rows"
+echo "$mem" | awk '{ m = 0; for (i = 1; i <= NF; i++) if ($i > m) m = $i
+    printf "| peak memory, every input | %d KB | | | <= 32768 KB %s |\n",
+        m, m <= 32768 ? "met" : "NOT met" }'
+rm -f "$rows"
