@@ -3,9 +3,12 @@
 
     python3 tests/bench-peak.py [--stdin-from 'SHELL LINE'] CMD ARG...
 
-prints "SECONDS PEAK_KB": CMD's wall time and its own peak resident set
+prints "SECONDS PEAK_KB CPU_SECONDS": CMD's wall time, its own peak
+resident set
 (the kernel's ru_maxrss for that process, from wait4, so a producer
-feeding it through --stdin-from is not counted).  CMD's output goes to
+feeding it through --stdin-from is not counted) and its CPU time, user
+and system (the figure for linear time where the producer is slower
+than CMD).  CMD's output goes to
 /dev/null.  Never run by make check."""
 import os
 import subprocess
@@ -33,7 +36,8 @@ def main():
     child.returncode = os.waitstatus_to_exitcode(status)
     if feeder:
         feeder.wait()
-    print("%.3f %d" % (elapsed, usage.ru_maxrss))
+    print("%.3f %d %.3f" % (elapsed, usage.ru_maxrss,
+                           usage.ru_utime + usage.ru_stime))
 
 
 if __name__ == "__main__":
