@@ -134,7 +134,8 @@ member gz-member-total-before a/uname.txt uname ok
 peak gz-member-total
 
 # a .tgz in a .tgz, and a .tar.zst in a tar: the nested bomb ends
-# itself, and the member after it is read
+# itself (the member's gzip or zstd layer), and the member after it is
+# read
 mkdir -p "$tmp/nest/a" "$tmp/nest/b" "$tmp/bomb/b"
 head -c 40M /dev/zero >"$tmp/bomb/b/zeros"
 tar -C "$tmp/bomb" -czf "$tmp/nest/a/bomb.tgz" b
@@ -151,7 +152,10 @@ if command -v zstd >/dev/null 2>&1; then
 	tar -C "$tmp/bomb" -cf - b | zstd -q -c >"$tmp/nest/a/bomb.tar.zst"
 	tar -C "$tmp/nest" -cf "$tmp/nest.tar" a b
 	run nested-zst 0 -f json --max-ratio 100 "$tmp/nest.tar"
-	has nested-zst-note "nested archive 'a/bomb.tar.zst' is over 100:1"
+	member nested-zst-note a/bomb.tar.zst archive failed \
+	    "zstd'd member 'a/bomb.tar.zst' is over 100:1"
+	member nested-zst-inner a/bomb.tar.zst/b/zeros unknown failed \
+	    "cut short"
 	member nested-zst-sibling b/uname.txt uname ok
 	peak nested-zst
 else
@@ -187,6 +191,15 @@ if command -v python3 >/dev/null 2>&1 && command -v zstd >/dev/null 2>&1
 then
 	tar -C "$tmp/gzt" -cf - a | zstd -q -c >"$tmp/small.tar.zst"
 	python3 tests/zstd-window.py "$tmp/small.tar.zst" "$tmp/inner.tar.zst" 31
+	mkdir -p "$tmp/zwd/a" "$tmp/zwd/b"
+	cp "$tmp/inner.tar.zst" "$tmp/zwd/a/"
+	cp $u "$tmp/zwd/b/uname.txt"
+	tar -C "$tmp/zwd" -czf "$tmp/zwd.tgz" a b
+	run zstd-window-member 0 -f json "$tmp/zwd.tgz"
+	member zstd-window-member-note a/inner.tar.zst unknown failed \
+	    "cannot read: zstd frame needs a 2048 MiB window"
+	member zstd-window-member-sibling b/uname.txt uname ok
+	peak zstd-window-member
 	run zstd-window-bundle 3 "$tmp/inner.tar.zst"
 	if grep -q "inner.tar.zst: zstd frame needs a 2048 MiB window" \
 	    "$tmp/err"; then

@@ -171,6 +171,27 @@ if command -v bzip2 >/dev/null 2>&1; then
 	bzip2 -1 -c "$tmp/plain.tar" >"$tmp/b1.tar.bz2"
 	cut_bundle tar.bz2 "$tmp/b1.tar.bz2" "truncated bzip2 input"
 fi
+# zstd'd members (a capture, a profile) are unwrapped as gzip'd ones are:
+# the same findings, the member named as stored
+if command -v zstd >/dev/null 2>&1; then
+	mkdir "$tmp/zm"
+	cp -R samples/bundles/gx10-before "$tmp/zm/"
+	zstd -q --rm "$tmp/zm/gx10-before/pcap/nic2.pcap"
+	gzip -dc "$tmp/zm/gx10-before/perf.data.gz" |
+	    zstd -q -o "$tmp/zm/gx10-before/perf.data.zst"
+	rm "$tmp/zm/gx10-before/perf.data.gz"
+	tar -C "$tmp/zm" -czf "$tmp/zm.tgz" gx10-before
+	expect 0 zstd-members -f json "$tmp/zm.tgz"
+	grep '"rule": ' "$tmp/out" >"$tmp/zm.rules"
+	if grep '"rule": ' "$tmp/tgz.json" | cmp -s - "$tmp/zm.rules"; then
+		echo "ok cli zstd-members-same-findings"
+	else
+		echo "not ok cli zstd-members-same-findings"
+	fi
+	grep_out zstd-member-pcap '"path": "gx10-before/pcap/nic2.pcap.zst"' out
+else
+	echo "not ok cli zstd-members # SKIP zstd not installed"
+fi
 gzip -c samples/bundles/gx10-before/lspci-vv.txt >"$tmp/lspci.txt.gz"
 expect 0 lone-gzipped-file -f json "$tmp/lspci.txt.gz"
 grep_out lone-gzipped-lspci '"format": "lspci-vv"' out
