@@ -9,7 +9,7 @@
  *
  * The decoder is chosen by the stream's first bytes:
  *
- *   1f 8b                          gzip      zlib (src/base/gunzip.c)
+ *   1f 8b                          gzip      ISA-L or zlib (gunzip.c)
  *   fd 37 7a 58 5a 00              xz        liblzma, bounded (unxz.c)
  *   28 b5 2f fd, or 5X 2a 4d 18    zstd      libzstd, bounded (unzstd.c)
  *     (a frame, or a skippable frame, as libarchive bids it)
@@ -27,7 +27,7 @@
  *
  * Anything else passes through to the bundle's handle, whose own filters
  * still bid on it.  (libarchive's gzip filter, read through its raw
- * format, returns nothing at all from a truncated stream, hence zlib for
+ * format, returns nothing at all from a truncated stream, hence gunzip for
  * gzip; xz and zstd are decoded here to bound the memory a header can
  * ask for.) */
 #include <archive.h>
