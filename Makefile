@@ -12,6 +12,7 @@ OPT      ?= -O2 -g
 PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
             liblzma-dev libisal-dev isal libarchive-tools \
+            zstd lz4 bzip2 xz-utils \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
             iproute2 pciutils busybox procps shellcheck chromium

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Hostile bundles made at test time: every decompression layer under the
 # total and ratio caps, a cap ending only the member (or nested archive)
-# that broke it, xz dictionaries under a memory bound, many tiny members,
-# a stalled stdin.  Each case checks the exit code, the note naming the
-# member, a sibling still analysed, and peak memory; the large ones also
-# that twice the input costs less than three times the time.  Sizes sit
-# just above lowered caps, so the whole runs in seconds.
+# that broke it, xz dictionaries and zstd windows under memory bounds,
+# many tiny members, a stalled stdin.  Each case checks the exit code, the
+# note naming the member, a sibling still analysed, and peak memory; the
+# large ones also that twice the input costs less than three times the
+# time.  Sizes sit just above lowered caps, so the whole runs in seconds.
 set -u
 . tests/lib.sh
 bin=$1
@@ -134,7 +134,8 @@ member gz-member-total-before a/uname.txt uname ok
 peak gz-member-total
 
 # a .tgz in a .tgz, and a .tar.zst in a tar: the nested bomb ends
-# itself, and the member after it is read
+# itself (the member's gzip or zstd layer), and the member after it is
+# read
 mkdir -p "$tmp/nest/a" "$tmp/nest/b" "$tmp/bomb/b"
 head -c 40M /dev/zero >"$tmp/bomb/b/zeros"
 tar -C "$tmp/bomb" -czf "$tmp/nest/a/bomb.tgz" b
@@ -151,7 +152,10 @@ if command -v zstd >/dev/null 2>&1; then
 	tar -C "$tmp/bomb" -cf - b | zstd -q -c >"$tmp/nest/a/bomb.tar.zst"
 	tar -C "$tmp/nest" -cf "$tmp/nest.tar" a b
 	run nested-zst 0 -f json --max-ratio 100 "$tmp/nest.tar"
-	has nested-zst-note "nested archive 'a/bomb.tar.zst' is over 100:1"
+	member nested-zst-note a/bomb.tar.zst archive failed \
+	    "zstd'd member 'a/bomb.tar.zst' is over 100:1"
+	member nested-zst-inner a/bomb.tar.zst/b/zeros unknown failed \
+	    "cut short"
 	member nested-zst-sibling b/uname.txt uname ok
 	peak nested-zst
 else
@@ -179,6 +183,49 @@ if command -v python3 >/dev/null 2>&1; then
 	fi
 else
 	echo "ok caps xz-dict # SKIP python3 not installed"
+fi
+
+# zstd whose frame header declares a 2 GiB window: refused, named; a
+# frame before it is read
+if command -v python3 >/dev/null 2>&1 && command -v zstd >/dev/null 2>&1
+then
+	tar -C "$tmp/gzt" -cf - a | zstd -q -c >"$tmp/small.tar.zst"
+	python3 tests/zstd-window.py "$tmp/small.tar.zst" "$tmp/inner.tar.zst" 31
+	mkdir -p "$tmp/zwd/a" "$tmp/zwd/b"
+	cp "$tmp/inner.tar.zst" "$tmp/zwd/a/"
+	cp $u "$tmp/zwd/b/uname.txt"
+	tar -C "$tmp/zwd" -czf "$tmp/zwd.tgz" a b
+	run zstd-window-member 0 -f json "$tmp/zwd.tgz"
+	member zstd-window-member-note a/inner.tar.zst unknown failed \
+	    "cannot read: zstd frame needs a 2048 MiB window"
+	member zstd-window-member-sibling b/uname.txt uname ok
+	peak zstd-window-member
+	run zstd-window-bundle 3 "$tmp/inner.tar.zst"
+	if grep -q "inner.tar.zst: zstd frame needs a 2048 MiB window" \
+	    "$tmp/err"; then
+		echo "ok caps zstd-window-bundle-says"
+	else
+		echo "not ok caps zstd-window-bundle-says"
+	fi
+	tar -C "$tmp/gzt" -cf "$tmp/zw.tar" a b
+	head -c 2048 "$tmp/zw.tar" | zstd -q -c >"$tmp/first.zst"
+	tail -c +2049 "$tmp/zw.tar" | zstd -q -c >"$tmp/rest.zst"
+	python3 tests/zstd-window.py "$tmp/rest.zst" "$tmp/rest-2g.zst" 31
+	cat "$tmp/first.zst" "$tmp/rest-2g.zst" >"$tmp/zw.tar.zst"
+	run zstd-window-later 0 -f json "$tmp/zw.tar.zst"
+	member zstd-window-later-before a/uname.txt uname ok
+	has zstd-window-later-note "zstd frame needs a 2048 MiB window"
+	peak zstd-window-later
+	cp "$tmp/out" "$tmp/two"
+	run zstd-window-later-one-thread 0 -f json --one-thread \
+	    "$tmp/zw.tar.zst"
+	if cmp -s "$tmp/out" "$tmp/two"; then
+		echo "ok caps zstd-window-one-thread-same"
+	else
+		echo "not ok caps zstd-window-one-thread-same"
+	fi
+else
+	echo "ok caps zstd-window # SKIP python3 or zstd not installed"
 fi
 
 # many tiny members: past the listed ones, counted, not listed

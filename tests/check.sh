@@ -8,7 +8,8 @@
 #            user of the samples in any output
 #   install  make install into a DESTDIR: programs, man pages, schemas
 #   caps     hostile bundles made at test time: bombs at every layer,
-#            xz dictionaries, many members, a stalled stdin
+#            xz dictionaries, zstd windows, many members, a stalled
+#            stdin
 #   progress the status lines on a terminal's stderr (a pty): stdin
 #            silent, a slow member's progress; none when stderr is a file
 #   tshark   capture histograms and TCP analysis against tshark's

@@ -135,15 +135,63 @@ grep_out zip-member '"format": "lspci-tv"' out
 
 gzip -dc "$s" >"$tmp/plain.tar"
 expect 0 plain-tar "$tmp/plain.tar"
-for c in xz bzip2 zstd; do
+# every compression gives the .tgz's report (but for the bundle's name)
+"$bin" -f json "$s" | grep -v '^  "bundle": ' >"$tmp/tgz.json"
+for c in xz bzip2 zstd lz4 lzma; do
 	if command -v $c >/dev/null 2>&1; then
 		$c -c "$tmp/plain.tar" >"$tmp/b.tar.$c"
 		expect 0 "tar-$c" "$tmp/b.tar.$c"
 		grep_out "tar-$c-finding" "0000:01:00.0" out
+		"$bin" -f json "$tmp/b.tar.$c" | grep -v '^  "bundle": ' \
+		    >"$tmp/c.json"
+		if cmp -s "$tmp/c.json" "$tmp/tgz.json"; then
+			echo "ok cli tar-$c-same-as-tgz"
+		else
+			echo "not ok cli tar-$c-same-as-tgz"
+		fi
 	else
 		echo "not ok cli tar-$c # SKIP $c not installed"
 	fi
 done
+# cut: the members before the cut analysed, the cut member's note naming
+# the stream's damage, the bundle's note naming where the walk stopped
+# (bzip2 -1: blocks of 100 kB, so that some precede the cut)
+cut_bundle() {
+	cb=$1 cf=$2 says=$3	# expect sets name
+	head -c $(($(wc -c <"$cf") / 2)) "$cf" >"$tmp/cut-$cb"
+	expect 0 "cut-$cb" -f json "$tmp/cut-$cb"
+	grep_out "cut-$cb-member-before" '"path": "gx10-before/lspci-vv.txt"' out
+	grep_out "cut-$cb-member-says" "read error after [0-9]* bytes: $says" out
+	grep_out "cut-$cb-bundle-says" '"archive unreadable after .gx10-before/' out
+}
+if command -v zstd >/dev/null 2>&1; then
+	cut_bundle tar.zst "$tmp/b.tar.zstd" "zstd stream truncated after"
+fi
+if command -v bzip2 >/dev/null 2>&1; then
+	bzip2 -1 -c "$tmp/plain.tar" >"$tmp/b1.tar.bz2"
+	cut_bundle tar.bz2 "$tmp/b1.tar.bz2" "truncated bzip2 input"
+fi
+# zstd'd members (a capture, a profile) are unwrapped as gzip'd ones are:
+# the same findings, the member named as stored
+if command -v zstd >/dev/null 2>&1; then
+	mkdir "$tmp/zm"
+	cp -R samples/bundles/gx10-before "$tmp/zm/"
+	zstd -q --rm "$tmp/zm/gx10-before/pcap/nic2.pcap"
+	gzip -dc "$tmp/zm/gx10-before/perf.data.gz" |
+	    zstd -q -o "$tmp/zm/gx10-before/perf.data.zst"
+	rm "$tmp/zm/gx10-before/perf.data.gz"
+	tar -C "$tmp/zm" -czf "$tmp/zm.tgz" gx10-before
+	expect 0 zstd-members -f json "$tmp/zm.tgz"
+	grep '"rule": ' "$tmp/out" >"$tmp/zm.rules"
+	if grep '"rule": ' "$tmp/tgz.json" | cmp -s - "$tmp/zm.rules"; then
+		echo "ok cli zstd-members-same-findings"
+	else
+		echo "not ok cli zstd-members-same-findings"
+	fi
+	grep_out zstd-member-pcap '"path": "gx10-before/pcap/nic2.pcap.zst"' out
+else
+	echo "not ok cli zstd-members # SKIP zstd not installed"
+fi
 gzip -c samples/bundles/gx10-before/lspci-vv.txt >"$tmp/lspci.txt.gz"
 expect 0 lone-gzipped-file -f json "$tmp/lspci.txt.gz"
 grep_out lone-gzipped-lspci '"format": "lspci-vv"' out
@@ -161,8 +209,8 @@ fi
 # decompression on a second thread changes timing only: the same report,
 # exit code and notes as on one thread, whole or cut anywhere
 head -c $(($(wc -c <"$s") / 2)) "$s" >"$tmp/half.tgz"
-for b in samples/*.tgz "$tmp/b.tar.xz" "$tmp/b.tar.zstd" "$tmp/cut.tgz" \
-    "$tmp/half.tgz"; do
+for b in samples/*.tgz "$tmp"/b.tar.* "$tmp/b1.tar.bz2" "$tmp"/cut-tar.* \
+    "$tmp/cut.tgz" "$tmp/half.tgz"; do
 	[ -f "$b" ] || continue
 	"$bin" -f json "$b" >"$tmp/two" 2>"$tmp/two.err"
 	rc2=$?

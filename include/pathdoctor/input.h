@@ -132,4 +132,19 @@ void pd_unxz_free(struct pd_unxz *x);
 struct pd_source pd_unxz_source(struct pd_unxz *x);
 uint64_t pd_unxz_in(const struct pd_unxz *x);
 
+/* zstd unwrapping (concatenated and skippable frames too) under a window
+ * bound: a frame whose header asks for a larger window fails with a
+ * message saying so.  128 MiB is libzstd's own default limit, the most
+ * zstd -19 --ultra -22 and --long use, and what zstd -d accepts without
+ * --memory. */
+#define PD_ZSTD_WINDOW_LOG_MAX 27
+#define PD_ZSTD_WINDOW_MAX (1ull << PD_ZSTD_WINDOW_LOG_MAX)
+struct pd_unzstd;
+/* True when p starts with a zstd frame's or a skippable frame's magic. */
+bool pd_is_zstd(const void *p, size_t n);
+struct pd_unzstd *pd_unzstd_new(struct pd_source inner);
+void pd_unzstd_free(struct pd_unzstd *z);
+struct pd_source pd_unzstd_source(struct pd_unzstd *z);
+uint64_t pd_unzstd_in(const struct pd_unzstd *z);
+
 #endif

@@ -105,7 +105,7 @@ static const char *
 strip_gz(struct walk *w, const char *path)
 {
 	static const char *const sufs[] = { ".gz", ".gzip", ".z", ".xz",
-		NULL };
+		".zst", NULL };
 
 	for (const char *const *s = sufs; *s; s++)
 		if (has_suffix(path, *s))
@@ -323,7 +323,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 	in.max_spool = w->lim->max_spool;
 	if (f->container) {
 		capped = open_nested(w, res, &m, &in,
-		    u.gz || u.xz ? &u.l : w->cur);
+		    u.l.name ? &u.l : w->cur);
 	} else if (f->parse && other_netns(w, path)) {
 		/* identified, but not this host's interfaces: finish() */
 	} else if (f->parse) {

@@ -3,7 +3,7 @@
  * the walk goes on with the next sibling; only the bundle's own stream
  * breaking it, or the total being spent, stops the walk, since nothing
  * after that can be reached without reading on.  Also the unwrapping of
- * gzip'd and xz'd members, each such a layer. */
+ * gzip'd, xz'd and zstd'd members, each such a layer. */
 #include <stdio.h>
 #include <string.h>
 #include "bundle/walk.h"
@@ -169,6 +169,12 @@ unxz_in(const void *xz)
 	return pd_unxz_in(xz);
 }
 
+static uint64_t
+unzstd_in(const void *zs)
+{
+	return pd_unzstd_in(zs);
+}
+
 /* Source over a pd_input, so a filter can sit on top of a replayed head. */
 static ssize_t
 input_src_read(void *ctx, void *buf, size_t n)
@@ -201,6 +207,11 @@ pd_unwrap(struct walk *w, struct unwrap *u, struct pd_member_result *res,
 		dec = pd_unxz_source(u->xz);
 		u->l = (struct layer){ .kind = "xz'd member",
 			.in_of = unxz_in, .in_ctx = u->xz };
+	} else if (pd_is_zstd(raw->head, raw->head_len)) {
+		u->zs = pd_unzstd_new(in);
+		dec = pd_unzstd_source(u->zs);
+		u->l = (struct layer){ .kind = "zstd'd member",
+			.in_of = unzstd_in, .in_ctx = u->zs };
 	} else {
 		return false;
 	}
@@ -216,6 +227,7 @@ pd_unwrap_free(struct unwrap *u)
 {
 	pd_gunzip_free(u->gz);
 	pd_unxz_free(u->xz);
+	pd_unzstd_free(u->zs);
 }
 
 /* A member a cap cut short: the note naming it, unless the layer the cap
@@ -224,7 +236,7 @@ bool
 pd_cut_note(struct pd_member_result *res, const struct counted *cnt,
     const struct unwrap *u)
 {
-	bool wrapped = u->gz || u->xz;
+	bool wrapped = u->l.name != NULL;
 	const struct counted *c = cnt->cut || !wrapped ? cnt : &u->c;
 
 	if (!c->cut)

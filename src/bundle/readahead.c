@@ -1,13 +1,35 @@
-/* A gzip'd or xz'd bundle file (or stdin, whatever it holds) decompressed
- * with zlib (src/base/gunzip.c) or liblzma under a memory bound
- * (src/base/unxz.c) for the bundle's libarchive handle, which then reads plain tar through its
- * read callback, one block at a time, without copying.  Threaded, a
- * producer fills a ring of RA_BLOCKS blocks ahead of the walker; on one
- * thread the callback fills one block itself.  The bytes, and so the
- * report, are the same either way; a truncated stream gives everything
- * before the cut, then the error.  Memory: RA_BLOCKS * RA_BLOCK bytes.
- * (libarchive's own gzip filter, read through its raw format, returns
- * nothing at all from a truncated stream, hence zlib here.) */
+/* A compressed bundle file (or stdin, whatever it holds) decompressed on
+ * a producer thread for the bundle's libarchive handle, which then reads
+ * plain tar through its read callback, one block at a time, without
+ * copying.  Threaded, a producer fills a ring of RA_BLOCKS blocks ahead
+ * of the walker; on one thread the callback fills one block itself.  The
+ * bytes, and so the report, are the same either way; a truncated stream
+ * gives everything before the cut, then the error.  Memory: RA_BLOCKS *
+ * RA_BLOCK bytes, and the decoder's.
+ *
+ * The decoder is chosen by the stream's first bytes:
+ *
+ *   1f 8b                          gzip      ISA-L or zlib (gunzip.c)
+ *   fd 37 7a 58 5a 00              xz        liblzma, bounded (unxz.c)
+ *   28 b5 2f fd, or 5X 2a 4d 18    zstd      libzstd, bounded (unzstd.c)
+ *     (a frame, or a skippable frame, as libarchive bids it)
+ *   42 5a 68 '1'-'9'   "BZh"       bzip2     libarchive's filters on a
+ *   04 22 4d 18, 02 21 4c 18       lz4         handle of their own
+ *   4c 5a 49 50        "LZIP"      lzip        (bundle/unfilter.c),
+ *   5d|5e, then a power of two     lzma        read through its raw
+ *     from 4 KiB to 128 MiB LE       (alone)     format
+ *   1f 9d                          compress
+ *   ed ab ee db                    rpm
+ *   "begin "                       uu
+ *   89 4c 5a 4f 00 0d 0a 1a 0a     lzop      the same, through the
+ *   "LRZI"                         lrzip       programs libarchive runs
+ *   "GRZipII" 00 02 04 3a 29       grzip       for them
+ *
+ * Anything else passes through to the bundle's handle, whose own filters
+ * still bid on it.  (libarchive's gzip filter, read through its raw
+ * format, returns nothing at all from a truncated stream, hence gunzip for
+ * gzip; xz and zstd are decoded here to bound the memory a header can
+ * ask for.) */
 #include <archive.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +41,7 @@
 #include <unistd.h>
 #include "bundle/progress.h"
 #include "bundle/readahead.h"
+#include "bundle/unfilter.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/input.h"
 
@@ -30,12 +53,14 @@
 struct pd_readahead {
 	int fd;
 	bool is_stdin;
-	unsigned char peek[6];		/* the magic, read to pick a decoder */
+	unsigned char peek[16];		/* the magic, read to pick a decoder */
 	size_t peek_len, peek_pos;
 	uint64_t file_in;		/* bytes read from fd */
 	char ferr[128];
-	struct pd_gunzip *gz;		/* at most one of gz and xz */
+	struct pd_gunzip *gz;		/* at most one of gz, xz, zs, uf */
 	struct pd_unxz *xz;
+	struct pd_unzstd *zs;
+	struct pd_unfilter *uf;
 	struct pd_source src;
 	bool threaded;
 	pthread_t thread;
@@ -51,10 +76,51 @@ struct pd_readahead {
 	char err[256];
 };
 
+enum decoder { DEC_NONE, DEC_GZIP, DEC_XZ, DEC_ZSTD, DEC_LIBARCHIVE };
+
+static bool
+starts(const unsigned char *p, size_t n, const char *magic, size_t len)
+{
+	return n >= len && memcmp(p, magic, len) == 0;
+}
+
+/* The table above.  A false match costs a copy (libarchive's raw format
+ * passes what no filter takes through unchanged); a miss leaves the
+ * filter to the walker's thread: neither changes a byte. */
+static enum decoder
+by_magic(const unsigned char *p, size_t n)
+{
+	if (pd_is_gzip(p, n))
+		return DEC_GZIP;
+	if (pd_is_xz(p, n))
+		return DEC_XZ;
+	if (pd_is_zstd(p, n))
+		return DEC_ZSTD;
+	if ((starts(p, n, "BZh", 3) && n >= 4 && p[3] >= '1' && p[3] <= '9') ||
+	    starts(p, n, "\x04\x22\x4d\x18", 4) ||
+	    starts(p, n, "\x02\x21\x4c\x18", 4) ||
+	    starts(p, n, "LZIP", 4) || starts(p, n, "\x1f\x9d", 2) ||
+	    starts(p, n, "\xed\xab\xee\xdb", 4) ||
+	    starts(p, n, "begin ", 6) ||
+	    starts(p, n, "\x89LZO\0\r\n\x1a\n", 9) ||
+	    starts(p, n, "LRZI", 4) ||
+	    starts(p, n, "GRZipII\0\x02\x04:)", 12))
+		return DEC_LIBARCHIVE;
+	if (n >= 5 && (p[0] == 0x5d || p[0] == 0x5e)) {
+		uint32_t dict = (uint32_t)p[1] | (uint32_t)p[2] << 8 |
+		    (uint32_t)p[3] << 16 | (uint32_t)p[4] << 24;
+
+		if (dict >= 1u << 12 && dict <= 1u << 27 &&
+		    (dict & (dict - 1)) == 0)
+			return DEC_LIBARCHIVE;
+	}
+	return DEC_NONE;
+}
+
 bool
 pd_readahead_wanted(const char *path)
 {
-	unsigned char head[6];
+	unsigned char head[16];
 	int fd = open(path, O_RDONLY);
 	ssize_t n;
 
@@ -62,7 +128,7 @@ pd_readahead_wanted(const char *path)
 		return false;
 	n = read(fd, head, sizeof(head));
 	close(fd);
-	return n > 0 && (pd_is_gzip(head, (size_t)n) || pd_is_xz(head, (size_t)n));
+	return n > 0 && by_magic(head, (size_t)n) != DEC_NONE;
 }
 
 /* A pipe that gives nothing for a while may be a terminal or a stalled
@@ -121,12 +187,16 @@ src_in(const struct pd_readahead *r)
 		return pd_gunzip_in(r->gz);
 	if (r->xz)
 		return pd_unxz_in(r->xz);
+	if (r->zs)
+		return pd_unzstd_in(r->zs);
+	if (r->uf)
+		return pd_unfilter_in(r->uf);
 	return r->file_in;
 }
 
 /* Reads the magic (a pipe may give it a byte at a time) and picks the
- * decoder; what is neither gzip nor xz is passed through for
- * libarchive's own filters. */
+ * decoder; what is no known filter is passed through for libarchive's
+ * own filters. */
 static void
 pick_decoder(struct pd_readahead *r)
 {
@@ -140,14 +210,26 @@ pick_decoder(struct pd_readahead *r)
 			break;
 		r->peek_len += (size_t)k;
 	}
-	if (pd_is_gzip(r->peek, r->peek_len)) {
+	switch (by_magic(r->peek, r->peek_len)) {
+	case DEC_GZIP:
 		r->gz = pd_gunzip_new(file);
 		r->src = pd_gunzip_source(r->gz);
-	} else if (pd_is_xz(r->peek, r->peek_len)) {
+		break;
+	case DEC_XZ:
 		r->xz = pd_unxz_new(file);
 		r->src = pd_unxz_source(r->xz);
-	} else {
+		break;
+	case DEC_ZSTD:
+		r->zs = pd_unzstd_new(file);
+		r->src = pd_unzstd_source(r->zs);
+		break;
+	case DEC_LIBARCHIVE:
+		r->uf = pd_unfilter_new(file);
+		r->src = pd_unfilter_source(r->uf);
+		break;
+	case DEC_NONE:
 		r->src = file;
+		break;
 	}
 }
 
@@ -340,6 +422,8 @@ pd_readahead_close(struct pd_readahead *r)
 		free(r->buf[i]);
 	pd_gunzip_free(r->gz);
 	pd_unxz_free(r->xz);
+	pd_unzstd_free(r->zs);
+	pd_unfilter_free(r->uf);
 	if (!r->is_stdin)
 		close(r->fd);
 	free(r);

@@ -1,10 +1,11 @@
-/* A gzip'd or xz'd bundle file (.tgz, .tar.xz), or stdin whatever it
- * holds, decompressed with zlib or liblzma (xz under a memory bound), on
- * a second thread unless told otherwise, for the bundle's libarchive handle, which
- * then reads plain tar (or zip, cpio): decompression and analysis
- * overlap.  The bytes the walker sees are the same with or without the
- * thread; only the timing differs.  Other compressions go through
- * libarchive's filters on the walker's thread. */
+/* A compressed bundle file (.tgz, .tar.xz, .tar.zst, .tar.bz2, .tar.lz4,
+ * ... the table in readahead.c), or stdin whatever it holds,
+ * decompressed on a second thread unless told otherwise, for the
+ * bundle's libarchive handle, which then reads plain tar (or zip, cpio):
+ * decompression and analysis overlap.  The bytes the walker sees are the
+ * same with or without the thread; only the timing differs.  What is no
+ * known compression passes through to libarchive's filters on the
+ * walker's thread. */
 #ifndef PD_READAHEAD_H
 #define PD_READAHEAD_H
 
@@ -15,11 +16,11 @@
 struct archive;
 struct pd_readahead;
 
-/* True when the file starts with gzip's or xz's magic. */
+/* True when the file starts with the magic of a compression it decodes. */
 bool pd_readahead_wanted(const char *path);
 /* Starts the decompression thread on path ("-": stdin, passed through
- * when neither gzip nor xz, and noted on a terminal when it stalls) and opens a (formats-set-up)
- * archive over its output.  0 on success; -1 with err filled otherwise
+ * when no known compression, and noted on a terminal when it stalls) and
+ * opens a (formats-set-up) archive over its output.  0 on success; -1 with err filled otherwise
  * (nothing to free then). */
 int pd_readahead_open(struct archive *a, const char *path, bool threaded,
     struct pd_readahead **out, char *err, size_t errlen);

@@ -66,16 +66,18 @@ bool pd_layer_blocked(const struct walk *w, const struct layer *l);
 /* The bundle's compressed bytes read so far. */
 uint64_t pd_walk_bundle_in(const struct walk *w);
 
-/* A gzip'd or xz'd member, unwrapped as a decompression layer of its
- * own (its ratio counted apart from the archive's). */
+/* A gzip'd, xz'd or zstd'd member, unwrapped as a decompression layer
+ * of its own (its ratio counted apart from the archive's); l.name is set
+ * when it is one. */
 struct unwrap {
 	struct pd_gunzip *gz;
 	struct pd_unxz *xz;
+	struct pd_unzstd *zs;
 	struct layer l;
 	struct counted c;
 };
 
-/* Unwraps a member whose head (raw's) is gzip's or xz's magic: s then
+/* Unwraps a member whose head (raw's) is gzip's, xz's or zstd's magic: s then
  * reads what is inside.  False, and nothing set up, for any other. */
 bool pd_unwrap(struct walk *w, struct unwrap *u,
     struct pd_member_result *res, struct pd_input *raw, struct pd_source *s);

@@ -1,6 +1,10 @@
-/* pd_input line reading, head replay, gunzip, and the text helpers. */
+/* pd_input line reading, head replay, gunzip, unzstd, and the text
+ * helpers. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
+#include <zstd.h>
 #include "helpers.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
@@ -129,6 +133,103 @@ test_gunzip_concatenated_and_truncated(void **state)
 	pd_gunzip_free(g);
 }
 
+/* A zstd frame of n bytes at src, with its content size (and so a single
+ * segment) or without it (and so a window descriptor at byte 5). */
+static size_t
+zst(const void *src, size_t n, bool sized, unsigned char *dst, size_t cap)
+{
+	ZSTD_CCtx *c = ZSTD_createCCtx();
+	size_t r;
+
+	ZSTD_CCtx_setParameter(c, ZSTD_c_contentSizeFlag, sized);
+	if (!sized) {
+		/* streamed, so that the size is not known up front */
+		ZSTD_inBuffer in = { src, n, 0 };
+		ZSTD_outBuffer out = { dst, cap, 0 };
+
+		r = ZSTD_compressStream2(c, &out, &in, ZSTD_e_end);
+		r = ZSTD_isError(r) || r != 0 ? 0 : out.pos;
+	} else {
+		r = ZSTD_compress2(c, dst, cap, src, n);
+	}
+	ZSTD_freeCCtx(c);
+	assert_false(ZSTD_isError(r));
+	assert_true(r > 0);
+	return r;
+}
+
+/* Everything s gives into out (cap bytes); *rc the last read's return. */
+static size_t
+drain_src(struct pd_source s, unsigned char *out, size_t cap, ssize_t *rc)
+{
+	size_t got = 0;
+
+	while ((*rc = s.read(s.ctx, out + got, cap - got)) > 0)
+		got += (size_t)*rc;
+	return got;
+}
+
+static void
+test_unzstd_frames_cut_and_window(void **state)
+{
+	size_t text_len = 0, cap = 1u << 20;
+	char *text = malloc(cap);
+	unsigned char *buf = malloc(cap), *out = malloc(cap);
+	static const unsigned char skip[] = { 0x5a, 0x2a, 0x4d, 0x18, 3, 0, 0,
+		0, 'a', 'b', 'c' };
+	struct pd_memsrc ms;
+	ssize_t rc;
+
+	(void)state;
+	for (unsigned i = 0; text_len < 300000; i++)
+		text_len += (size_t)snprintf(text + text_len, cap - text_len,
+		    "line %u of a member %u\n", i, i * 2654435761u);
+	/* a skippable frame, a sized frame, another skippable, a streamed */
+	size_t n = sizeof(skip), a_len = 1000;
+
+	memcpy(buf, skip, sizeof(skip));
+	n += zst(text, a_len, true, buf + n, cap - n);
+	memcpy(buf + n, skip, sizeof(skip));
+	n += sizeof(skip);
+	size_t b_at = n;
+
+	n += zst(text + a_len, text_len - a_len, false, buf + n, cap - n);
+	assert_true(pd_is_zstd(buf, n));
+	struct pd_unzstd *z = pd_unzstd_new(pd_memsrc(&ms, buf, n));
+	size_t got = drain_src(pd_unzstd_source(z), out, cap, &rc);
+
+	assert_int_equal(rc, 0);
+	assert_int_equal(got, text_len);
+	assert_memory_equal(out, text, text_len);
+	assert_int_equal(pd_unzstd_in(z), n);
+	pd_unzstd_free(z);
+
+	/* cut in the second frame: the first and part of the second, then
+	 * the error */
+	z = pd_unzstd_new(pd_memsrc(&ms, buf, b_at + (n - b_at) / 2));
+	got = drain_src(pd_unzstd_source(z), out, cap, &rc);
+	assert_int_equal(rc, -1);
+	assert_true(got > a_len && got < text_len);
+	assert_memory_equal(out, text, got);
+	assert_non_null(strstr(pd_unzstd_source(z).err(z),
+	    "zstd stream truncated"));
+	pd_unzstd_free(z);
+
+	/* the second frame's window descriptor asking for 2 GiB */
+	assert_int_equal(buf[b_at + 4] & 0x20, 0);
+	buf[b_at + 5] = (31 - 10) << 3;
+	z = pd_unzstd_new(pd_memsrc(&ms, buf, n));
+	got = drain_src(pd_unzstd_source(z), out, cap, &rc);
+	assert_int_equal(rc, -1);
+	assert_int_equal(got, a_len);
+	assert_non_null(strstr(pd_unzstd_source(z).err(z),
+	    "needs a 2048 MiB window"));
+	pd_unzstd_free(z);
+	free(text);
+	free(buf);
+	free(out);
+}
+
 static void
 test_text_helpers(void **state)
 {
@@ -167,6 +268,7 @@ test_group_input(void)
 		cmocka_unit_test(test_long_line_is_skipped_and_noted),
 		cmocka_unit_test(test_slurp_cap),
 		cmocka_unit_test(test_gunzip_concatenated_and_truncated),
+		cmocka_unit_test(test_unzstd_frames_cut_and_window),
 		cmocka_unit_test(test_text_helpers),
 	};
 	return cmocka_run_group_tests_name("input", tests, NULL, NULL);
