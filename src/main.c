@@ -68,7 +68,7 @@ static const struct opt {
 	    "memory at most: an ELF file's window (64M)" },
 	{ "max-depth", OPT_MAX_DEPTH, "N", "nested archive levels opened (3)" },
 	{ "max-line", OPT_MAX_LINE, "SIZE", "longest text line read (1M)" },
-	{ "one-thread", OPT_ONE_THREAD, NULL, "decompress a compressed "
+	{ "one-thread", OPT_ONE_THREAD, NULL, "read and decompress the "
 	    "bundle on the analysing thread (default: on a second thread)" },
 	{ "width", OPT_WIDTH, "N", "term: lay out for N columns (default: the "
 	    "terminal's, else $COLUMNS, else 80)" },
