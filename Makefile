@@ -7,9 +7,9 @@
 CC       ?= cc
 CLANG    ?= clang
 OPT      ?= -O2 -g
-PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma
+PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma libcrypto
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
-            liblzma-dev \
+            liblzma-dev libssl-dev \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
             iproute2 pciutils busybox procps shellcheck chromium
