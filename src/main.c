@@ -100,6 +100,7 @@ struct config {
 	uint64_t width;			/* --width; 0: the terminal's */
 	bool width_given;
 	uint64_t jobs;			/* -j; 0: the CPUs */
+	bool jobs_given;
 };
 
 static void
@@ -352,7 +353,7 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 		case OPT_MAX_LINE: lim = &cfg->lim.max_line; size = true; break;
 		case OPT_WIDTH: lim = &cfg->width; cfg->width_given = true;
 			break;
-		case OPT_JOBS: lim = &cfg->jobs; break;
+		case OPT_JOBS: lim = &cfg->jobs; cfg->jobs_given = true; break;
 		case ':':
 			fprintf(stderr, "pathdoctor: option '%s' needs a "
 			    "value\n", argv[optind - 1]);
@@ -412,7 +413,8 @@ check_jsonl(int argc, char **argv, const struct config *cfg)
 		    "bundles, once\n");
 		return -1;
 	}
-	if (cfg->jobs > PD_BATCH_JOBS_MAX) {
+	if (cfg->jobs_given && (cfg->jobs < 1 ||
+	    cfg->jobs > PD_BATCH_JOBS_MAX)) {
 		fprintf(stderr, "pathdoctor: -j: between 1 and %d\n",
 		    PD_BATCH_JOBS_MAX);
 		return -1;
