@@ -118,7 +118,8 @@ MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/pathdoctor
 INSTALLED := $(BINDIR)/pathdoctor $(BINDIR)/pathdoctor-collect \
         $(MANDIR)/man1/pathdoctor.1 $(MANDIR)/man1/pathdoctor-collect.1 \
-        $(DATADIR)/report.schema.json $(DATADIR)/diff.schema.json
+        $(DATADIR)/report.schema.json $(DATADIR)/diff.schema.json \
+        $(DATADIR)/jsonl.schema.json
 
 install: build/pathdoctor
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -129,6 +130,7 @@ install: build/pathdoctor
 	install -m 644 src/man/pathdoctor.1 src/man/pathdoctor-collect.1 \
 	    $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 formats/report.schema.json formats/diff.schema.json \
+	    formats/jsonl.schema.json \
 	    $(DESTDIR)$(DATADIR)/
 
 uninstall:
