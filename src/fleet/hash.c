@@ -217,6 +217,11 @@ pd_hash_path(const char *path, uint64_t max_files, struct pd_digest *d,
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 	} else if (S_ISDIR(st.st_mode)) {
 		rc = hash_dir(h, path, max_files, buf, d, err, errlen);
+	} else if (!S_ISREG(st.st_mode)) {
+		/* a fifo (<(cmd)) or device gives its bytes once: the
+		 * analysis gets them, and the line no hash */
+		snprintf(err, errlen, "%s: not a regular file: not hashed",
+		    path);
 	} else if ((fd = open(path, O_RDONLY)) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 	} else {

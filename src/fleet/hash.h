@@ -26,8 +26,9 @@ void pd_sha256_end(struct pd_sha256 *h, struct pd_digest *d);
 /* Hashes the file or directory at path.  A directory is walked as the
  * bundle walker walks one: symbolic links not followed, devices, fifos
  * and sockets left out, 32 levels deep at most, a file that cannot be
- * opened left out (the walker notes it); at most max_files files.  0, or
- * -1 with err filled. */
+ * opened left out (the walker notes it); at most max_files files.  A
+ * path that is neither a regular file nor a directory (a fifo) is not
+ * read, since it gives its bytes once.  0, or -1 with err filled. */
 int pd_hash_path(const char *path, uint64_t max_files, struct pd_digest *d,
     char *err, size_t errlen);
 
