@@ -9,9 +9,11 @@
 #   sh tests/bench-fleet.sh [BUNDLES] [RUNS]
 set -eu
 want=${1:-200}
-runs=${2:-3}
+runs=${2:-3}	# read by timeit (tests/bench-lib.sh)
+export runs
 bin=build/pathdoctor
 [ -x "$bin" ] || make -s all
+# shellcheck source=tests/bench-lib.sh
 . tests/bench-lib.sh
 
 echo "cores: $(getconf _NPROCESSORS_ONLN) online ($(nproc) usable)"
@@ -29,11 +31,10 @@ echo "bundles: $n (every sample .tgz, repeated), $bytes bytes"
 rate() { awk "BEGIN { printf \"%.1f\", $n / $1 }"; }
 loop=$(timeit "for b in $list; do $bin -f json \$b; done")
 echo "one -f json process per bundle: ${loop} s, $(rate "$loop") bundles/s"
-for j in 1 2; do
-	t=$(timeit "$bin -f jsonl -j $j $list")
-	echo "-f jsonl -j $j: ${t} s, $(rate "$t") bundles/s"
-	eval "t$j=$t"
-done
+t1=$(timeit "$bin -f jsonl -j 1 $list")
+echo "-f jsonl -j 1: ${t1} s, $(rate "$t1") bundles/s"
+t2=$(timeit "$bin -f jsonl -j 2 $list")
+echo "-f jsonl -j 2: ${t2} s, $(rate "$t2") bundles/s"
 echo "-j 2 against -j 1: $(awk "BEGIN { printf \"%.2f\", $t1 / $t2 }")x"
 h=$(timeit "sha256sum $list")
 echo "sha256sum of the same bundles: ${h} s ($(awk "BEGIN { printf \"%.1f\", 100 * $h / $t1 }") % of -j 1)"

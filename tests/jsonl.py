@@ -9,6 +9,7 @@ import glob
 import hashlib
 import json
 import os
+import pty
 import shutil
 import signal
 import stat
@@ -249,6 +250,32 @@ def test_order():
            "overtaken %s, %r" % (overtaken, [x["bundle"] for x in lines]))
 
 
+def test_status_line():
+    """stderr a terminal: the batch's one status line, no worker's."""
+    bundles = ["samples/pve-tso-on.tgz", "samples/pve-tso-off.tgz",
+               "samples/pve-link-1g.tgz"]
+    master, slave = pty.openpty()
+    p = subprocess.Popen([BIN, "-f", "jsonl", "-j", "2"] + bundles,
+                         stdout=subprocess.PIPE, stderr=slave)
+    os.close(slave)
+    out, _ = p.communicate(timeout=600)
+    seen = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    text = seen.decode("utf-8", "replace")
+    result("status-line", p.returncode == 0 and out.count(b"\n") == 3 and
+           "pathdoctor: 3 of 3 bundles" in text and "\n" not in text and
+           text.endswith("\r"),
+           repr(text[-200:]))
+
+
 def test_usage():
     cases = [
         (["-f", "md", "samples/pve-tso-on.tgz", "samples/pve-tso-off.tgz"],
@@ -275,6 +302,7 @@ def main():
         test_per_bundle_options()
         test_killed()
         test_order()
+        test_status_line()
         test_usage()
     finally:
         os.chmod(os.path.join(tmp, "locked.tgz"), 0o600)

@@ -109,10 +109,10 @@ pd_batch_line(const struct pd_batch_opts *o, const char *bundle, FILE *out)
 	if (o->redact)
 		pd_redact_enable();
 	hash_begin(&h, bundle, o->lim);
-	int read = pd_bundle_read(bundle, o->lim, m, &cov, err, sizeof(err));
+	int got = pd_bundle_read(bundle, o->lim, m, &cov, err, sizeof(err));
 
 	hash_end(&h);
-	if (read != 0) {
+	if (got != 0) {
 		line = line_head(bundle, &h, EXIT_BUNDLE);
 		json_object_set_new(line, "error", pd_json_str(err));
 		rc = EXIT_BUNDLE;
