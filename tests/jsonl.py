@@ -228,6 +228,42 @@ def test_killed():
            "report" in lines[2], "exit %s, %r" % (p.returncode, mid))
 
 
+def rchar(pid):
+    try:
+        for t in open("/proc/%d/io" % pid):
+            if t.startswith("rchar:"):
+                return int(t.split()[1])
+    except OSError:
+        pass
+    return -1
+
+
+def test_killed_hashed(tmp):
+    """SIGKILL to a worker past its hash pass (it has read the file
+    once: /proc/PID/io): the line says signal 9 and still has the hash."""
+    big = os.path.join(tmp, "big.pcap")
+    d = open("samples/bundles/gx10-before/pcap/nic2.pcap", "rb").read()
+    open(big, "wb").write(d[:24] + d[24:] * 40)
+    size = os.path.getsize(big)
+    p = subprocess.Popen([BIN, "-f", "jsonl", "-j", "1", big],
+                         stdout=subprocess.PIPE)
+    w = wait_for(lambda: (children(p.pid) or [None])[0])
+    hashed = w and wait_for(lambda: rchar(w) >= size or rchar(w) < 0)
+    time.sleep(0.02)  # the hash line is written just after that read
+    if hashed and rchar(w) > 0:
+        os.kill(w, signal.SIGKILL)
+    out, _ = p.communicate(timeout=600)
+    line = lines_of(out)[0]
+    if "report" in line:
+        print("ok jsonl worker-killed-hashed # SKIP the worker finished "
+              "before the signal")
+        return
+    result("worker-killed-hashed", line.get("error") ==
+           "analysis ended by signal 9" and
+           (line.get("sha256"), line.get("bytes")) == file_hash(big),
+           repr(line))
+
+
 def test_order():
     """A slow stdin first: the bundles after it finish (their workers
     gone) while it is still read, and their lines still come after its."""
@@ -301,6 +337,7 @@ def main():
         test_all(tmp)
         test_per_bundle_options()
         test_killed()
+        test_killed_hashed(tmp)
         test_order()
         test_status_line()
         test_usage()

@@ -14,6 +14,7 @@
  * lines: it stays single-threaded, so forking it is safe. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,6 +26,7 @@
 #include "bundle/bundle.h"
 #include "bundle/progress.h"
 #include "fleet/batch.h"
+#include "fleet/hash.h"
 #include "pathdoctor/arena.h"
 #include "report/escape.h"
 #include "report/json_parts.h"
@@ -47,6 +49,8 @@ struct worker {
 	char *buf;
 	size_t len, cap;
 	bool too_long;		/* killed for a line past LINE_MAX_BYTES */
+	bool hashed;		/* its hash line came: the digest below */
+	struct pd_digest d;
 };
 
 struct run {
@@ -70,9 +74,11 @@ pd_batch_worse(int a, int b)
 	return ra >= rb ? a : b;
 }
 
-/* A line the parent writes itself: the bundle not analysed. */
+/* A line the parent writes itself: the bundle not analysed; its hash
+ * when its worker sent it (d; NULL: none). */
 static void
-error_line(struct run *r, size_t idx, const char *why)
+error_line(struct run *r, size_t idx, const char *why,
+    const struct pd_digest *d)
 {
 	struct result *res = &r->ring[idx % r->window];
 	json_t *l = json_object();
@@ -81,6 +87,11 @@ error_line(struct run *r, size_t idx, const char *why)
 	json_object_set_new(l, "pathdoctor_jsonl",
 	    json_integer(PD_JSONL_VERSION));
 	json_object_set_new(l, "bundle", pd_json_str(r->bundles[idx]));
+	if (d) {
+		json_object_set_new(l, "sha256", json_string(d->hex));
+		json_object_set_new(l, "bytes", json_integer(
+		    (json_int_t)d->bytes));
+	}
 	json_object_set_new(l, "exit", json_integer(3));
 	json_object_set_new(l, "error", pd_json_str(why));
 	if (!f) {
@@ -134,13 +145,13 @@ start(struct run *r, size_t idx)
 	char why[160];
 
 	if (is_stdin && r->stdin_taken) {
-		error_line(r, idx, "-: stdin is one bundle, given once");
+		error_line(r, idx, "-: stdin is one bundle, given once", NULL);
 		return;
 	}
 	if (pipe(p) != 0) {
 		snprintf(why, sizeof(why), "no pipe for a worker: %s",
 		    strerror(errno));
-		error_line(r, idx, why);
+		error_line(r, idx, why, NULL);
 		return;
 	}
 	fflush(NULL);	/* nothing buffered is written twice */
@@ -154,12 +165,35 @@ start(struct run *r, size_t idx)
 	if (pid < 0) {
 		snprintf(why, sizeof(why), "no worker: %s", strerror(errno));
 		close(p[0]);
-		error_line(r, idx, why);
+		error_line(r, idx, why, NULL);
 		return;
 	}
 	r->stdin_taken |= is_stdin;
 	r->w[r->running++] = (struct worker){ .pid = pid, .fd = p[0],
 		.idx = idx };
+}
+
+/* The worker's "sha256 HEX BYTES" line, when it sent one, taken off
+ * the front of what it wrote. */
+static void
+take_hash(struct worker *w)
+{
+	char head[128], hex[65];
+	size_t n = w->len < sizeof(head) - 1 ? w->len : sizeof(head) - 1;
+	char *nl;
+	uint64_t bytes;
+
+	memcpy(head, w->buf ? w->buf : "", w->buf ? n : 0);
+	head[w->buf ? n : 0] = '\0';
+	if (!(nl = strchr(head, '\n')) || sscanf(head, PD_BATCH_HASH_HEAD
+	    " %64[0-9a-f] %" SCNu64, hex, &bytes) != 2 || strlen(hex) != 64)
+		return;
+	w->hashed = true;
+	memcpy(w->d.hex, hex, sizeof(hex));
+	w->d.bytes = bytes;
+	n = (size_t)(nl - head) + 1;
+	memmove(w->buf, w->buf + n, w->len - n);
+	w->len -= n;
 }
 
 /* The worker's pipe has ended: its line, or why there is none. */
@@ -175,14 +209,15 @@ finish(struct run *r, unsigned k)
 	while (waitpid(w->pid, &st, 0) < 0 && errno == EINTR)
 		;
 	code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	take_hash(w);
 	if (w->too_long) {
 		snprintf(why, sizeof(why), "the line is longer than %u bytes",
 		    LINE_MAX_BYTES);
-		error_line(r, w->idx, why);
+		error_line(r, w->idx, why, w->hashed ? &w->d : NULL);
 	} else if (WIFSIGNALED(st)) {
 		snprintf(why, sizeof(why), "analysis ended by signal %d",
 		    WTERMSIG(st));
-		error_line(r, w->idx, why);
+		error_line(r, w->idx, why, w->hashed ? &w->d : NULL);
 	} else if ((code == 0 || code == 1 || code == 3 || code == 4) &&
 	    w->len && w->buf[w->len - 1] == '\n') {
 		*res = (struct result){ .line = w->buf, .len = w->len,
@@ -191,7 +226,7 @@ finish(struct run *r, unsigned k)
 	} else {
 		snprintf(why, sizeof(why), "analysis ended without its line "
 		    "(worker exit status %d)", code);
-		error_line(r, w->idx, why);
+		error_line(r, w->idx, why, w->hashed ? &w->d : NULL);
 	}
 	free(w->buf);
 	r->w[k] = r->w[--r->running];

@@ -53,7 +53,11 @@ int pd_batch_run(const struct pd_batch_opts *o, char *const *bundles,
 int pd_batch_worse(int a, int b);
 
 /* One bundle analysed here and its line written to out (line.c, the
- * worker's half); returns the line's exit. */
+ * worker's half); returns the line's exit.  When the hash is known
+ * before the analysis (a file, a directory), a line "sha256 HEX BYTES"
+ * goes first, for the parent only: a worker that crashes still gets
+ * its hash into the error line. */
+#define PD_BATCH_HASH_HEAD "sha256"
 int pd_batch_line(const struct pd_batch_opts *o, const char *bundle,
     FILE *out);
 

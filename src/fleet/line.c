@@ -1,5 +1,6 @@
 /* One bundle's JSON line (batch.h): hashed, read, reported as -f json
  * reports it, in the worker process that owns it. */
+#include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
@@ -109,6 +110,13 @@ pd_batch_line(const struct pd_batch_opts *o, const char *bundle, FILE *out)
 	if (o->redact)
 		pd_redact_enable();
 	hash_begin(&h, bundle, o->lim);
+	/* known before the analysis: the parent keeps it for the line it
+	 * writes should this worker crash */
+	if (h.ok) {
+		fprintf(out, "%s %s %" PRIu64 "\n", PD_BATCH_HASH_HEAD,
+		    h.d.hex, h.d.bytes);
+		fflush(out);	/* a failure shows when the line is written */
+	}
 	int got = pd_bundle_read(bundle, o->lim, m, &cov, err, sizeof(err));
 
 	hash_end(&h);
