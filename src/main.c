@@ -42,8 +42,8 @@ static const struct opt {
 	const char *help;
 } opts[] = {
 	{ "format", OPT_FORMAT, "md|json|jsonl|term|html", "report format "
-	    "(default: term on a terminal, md otherwise); jsonl: one JSON line "
-	    "per bundle, for many" },
+	    "(default: term on a terminal, md otherwise; jsonl: a JSON line "
+	    "per bundle, for many)" },
 	{ "jobs", OPT_JOBS, "N", "jsonl: bundles analysed at once, each in a "
 	    "process of its own (default: the CPUs)" },
 	{ "output", OPT_OUTPUT, "FILE", "write the report to FILE" },
