@@ -393,7 +393,6 @@ check_filter(const struct config *cfg)
 	return 0;
 }
 
-/* What the options allow together, once they are all read. */
 static bool
 is_jsonl(const struct config *cfg)
 {
@@ -429,6 +428,7 @@ check_jsonl(int argc, char **argv, const struct config *cfg)
 	return 0;
 }
 
+/* What the options allow together, once they are all read. */
 static int
 check_args(int argc, char **argv, const struct config *cfg)
 {
