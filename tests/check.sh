@@ -4,6 +4,8 @@
 #   unit     cmocka tests (tests/unit), TAP output
 #   golden   reports and model dumps against tests/golden/*.out
 #   cli      exit codes and broken input through the real binary
+#   jsonl    -f jsonl over many bundles: the same bytes at every -j,
+#            each line as -f json and sha256sum, failures, a killed worker
 #   redact   --redact leaves no host name, serial, address, UUID or
 #            user of the samples in any output
 #   install  make install into a DESTDIR: programs, man pages, schemas
@@ -67,6 +69,7 @@ stage() {
 	CMOCKA_MESSAGE_OUTPUT=TAP stage unit "$build/unit-tests"
 	stage golden sh tests/run-golden.sh "$build/pathdoctor"
 	stage cli sh tests/cli.sh "$build/pathdoctor"
+	stage jsonl python3 tests/jsonl.py "$build/pathdoctor"
 	stage redact python3 tests/redact.py "$build/pathdoctor"
 	stage install sh tests/install.sh
 	stage caps sh tests/caps.sh "$build/pathdoctor"

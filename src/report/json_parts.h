@@ -21,5 +21,11 @@ json_t *pd_json_sizes(const struct pd_size_count *v, unsigned n);
 /* Writes root (and frees it) in the report's layout; -1 on a write
  * error. */
 int pd_json_write(json_t *root, FILE *out);
+/* The same compact, on one line (-f jsonl): the same content, the same
+ * escapes, only the layout differs. */
+int pd_json_write_line(json_t *root, FILE *out);
+struct pd_report;
+/* The object -f json prints for r (a new reference). */
+json_t *pd_json_report(const struct pd_report *r);
 
 #endif
