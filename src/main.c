@@ -9,6 +9,7 @@
 #include "bundle/bundle.h"
 #include "decode/filter.h"
 #include "finalize/finalize.h"
+#include "fleet/cli.h"
 #include "pathdoctor/diff.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/format.h"
@@ -647,6 +648,8 @@ main(int argc, char **argv)
 	struct config cfg = { .fail_on = PD_LEVEL_OFF, .min_level = -1 };
 	int done;
 
+	if (argc > 1 && pd_fleet_is_command(argv[1]))
+		return pd_fleet_main(argc - 1, argv + 1);
 	pd_limits_default(&cfg.lim);
 	cfg.lim.term_text = pd_term_text;
 	if (argc > 1 && strcmp(argv[1], "diff") == 0) {
