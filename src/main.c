@@ -102,7 +102,9 @@ static void
 usage(FILE *out)
 {
 	fprintf(out, "usage: pathdoctor [options] BUNDLE\n"
-	    "       pathdoctor diff [options] BEFORE AFTER\n\n"
+	    "       pathdoctor diff [options] BEFORE AFTER\n"
+	    "       pathdoctor ingest --db URL [BUNDLE... | -]  (ingest --help)\n"
+	    "       pathdoctor query --db URL [REPORT]  (query --help)\n\n"
 	    "BUNDLE is a .tar.gz/.tgz, .tar.xz, .tar.zst, .tar.bz2, .zip, a "
 	    "plain tar,\na single file (gzip'd or not), a directory, or - "
 	    "for stdin (read to its end).\n\n");

@@ -171,6 +171,12 @@ ingest_main(int argc, char **argv)
 		fprintf(stderr, "pathdoctor: ingest: --db URL needed\n");
 		return EXIT_USAGE;
 	}
+	for (int i = optind; i < argc; i++)
+		if (strcmp(argv[i], "-") == 0 && argc - optind > 1) {
+			fprintf(stderr, "pathdoctor: ingest: - (JSON lines on "
+			    "stdin) stands alone, without bundles\n");
+			return EXIT_USAGE;
+		}
 	if (pd_db_open(&in.db, url) != PD_DB_OK ||
 	    pd_fleet_migrate(&in.db) != PD_DB_OK) {
 		fprintf(stderr, "pathdoctor: ingest: %s\n", in.db.err);
@@ -178,8 +184,7 @@ ingest_main(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	pd_limits_default(&lim);
-	if (optind == argc || (optind == argc - 1 &&
-	    strcmp(argv[optind], "-") == 0))
+	if (optind == argc || strcmp(argv[optind], "-") == 0)
 		ingest_stdin(&in);
 	for (int i = optind; i < argc && strcmp(argv[optind], "-"); i++) {
 		in.where = argv[i];
