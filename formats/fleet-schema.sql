@@ -21,6 +21,7 @@ CREATE TABLE bundles (
 );
 CREATE INDEX bundles_ingested_at ON bundles (ingested_at);
 CREATE INDEX bundles_path ON bundles (path);
+CREATE UNIQUE INDEX bundles_unread ON bundles (path) WHERE sha256 IS NULL;
 CREATE TABLE hosts (
   bundle_id BIGINT NOT NULL REFERENCES bundles (id),
   host_index INTEGER NOT NULL,

@@ -180,6 +180,24 @@ def sqlite_checks(tmp, want, facts, rules):
     return url, d1
 
 
+def sqlite_writers(tmp, want_dump):
+    """Two writers into one new SQLite file at once: its lock queues
+    them, and the rows are those of one."""
+    url = os.path.join(tmp, "two.sqlite")
+    procs = [subprocess.Popen([BIN, "ingest", "--db", url] + SAMPLES +
+                              [os.path.join(tmp, "missing.tgz")],
+                              stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    res = [(q.wait(), q.stderr.read()) for q in procs]
+    for q in procs:
+        q.stderr.close()
+    check("two writers into SQLite at once", all(rc == 0 for rc, _ in res),
+          "\n".join(e for _, e in res))
+    rc, d, err = dump(url)
+    check("two writers: the rows of one", rc == 0 and d == want_dump, err)
+
+
 def stdin_checks(tmp):
     url = os.path.join(tmp, "stdin.sqlite")
     lines = []
@@ -286,6 +304,7 @@ def main():
     try:
         want, facts, rules = expected()
         url, d = sqlite_checks(tmp, want, facts, rules)
+        sqlite_writers(tmp, d)
         stdin_checks(tmp)
         schema_check()
         postgres_checks(tmp, d)

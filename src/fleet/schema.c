@@ -30,6 +30,10 @@ static const char *const migrations[] = {
 	");\n"
 	"CREATE INDEX bundles_ingested_at ON bundles (ingested_at);\n"
 	"CREATE INDEX bundles_path ON bundles (path);\n"
+	/* a bundle that could not be read has no hash: its path is its key,
+	 * so two writers storing it at once collide and one retries */
+	"CREATE UNIQUE INDEX bundles_unread ON bundles (path) WHERE sha256 IS "
+	"NULL;\n"
 	"CREATE TABLE hosts (\n"
 	"  bundle_id BIGINT NOT NULL REFERENCES bundles (id),\n"
 	"  host_index INTEGER NOT NULL,\n"
