@@ -53,6 +53,9 @@ def expected():
                 ladder_steps=0)
     facts = {}
     rules = {}
+    global README_WANT
+    mps128 = 0
+    strict = {}
     for s in SAMPLES:
         rc, out, err = run(["-f", "json", s])
         r = json.loads(out)
@@ -63,6 +66,13 @@ def expected():
         for f in r["findings"]:
             rules[f["rule"]] = rules.get(f["rule"], 0) + 1
         for h in r["hosts"]:
+            mps128 += sum(d["max_payload"] == 128 and
+                          (d["max_payload_cap"] or 0) > 128
+                          for d in h["pcie"])
+            if (any("X925" in t["name"] for t in h["cpu_types"]) and
+                    h["iommu"]["mode"] == "strict"):
+                strict[h["kernel"]] = strict.get(h["kernel"], 0) + 1
+
             def add(kind, n):
                 facts[kind] = facts.get(kind, 0) + n
             add("cmdline", cmdline_params(h["cmdline"]))
@@ -73,7 +83,17 @@ def expected():
             add("driver", sum(d[k] is not None for d in h["drivers"] for k
                               in ("driver", "version", "firmware",
                                   "bus_info")))
+    # what each README query answers: its row count, and a check of rows
+    README_WANT = [
+        (mps128, lambda rows: all(int(r[3]) > 128 for r in rows)),
+        (len(strict), lambda rows: {r[0]: int(r[1]) for r in rows} ==
+         strict),
+        (len(rules), lambda rows: {r[0]: int(r[1]) for r in rows} == rules),
+    ]
     return want, facts, rules
+
+
+README_WANT = []
 
 
 def counts(path):
@@ -172,7 +192,9 @@ def sqlite_checks(tmp, want, facts, rules):
             rows = None
             check(f"README query {i} runs", False, e)
             continue
-        check(f"README query {i} answers", len(rows) > 0, rows)
+        n, ok = README_WANT[i - 1]
+        check(f"README query {i} answers", n > 0 and len(rows) == n and
+              ok(rows), f"{len(rows)} rows, want {n}: {rows[:4]}")
     db.close()
 
     good = subprocess.run(["sqlite3", url, "SELECT 1"], capture_output=True)
@@ -289,6 +311,14 @@ def postgres_checks(tmp, sqlite_dump):
                             "mlx5_core", "--model", "X925", "-f", "json"])
         check("PostgreSQL: query hosts with filters",
               rc == 0 and len(json.loads(out)) > 0, err)
+        for i, sql in enumerate(readme_sql(), 1):
+            p = subprocess.run(["psql", "-X", "-At", "-v", "ON_ERROR_STOP=1",
+                                url, "-c", sql], capture_output=True,
+                               text=True)
+            rows = [line.split("|") for line in p.stdout.splitlines()]
+            n, ok = README_WANT[i - 1]
+            check(f"README query {i} answers in psql", p.returncode == 0
+                  and len(rows) == n and ok(rows), p.stderr + str(rows[:4]))
         rc, out, err = run(["ingest", "--db", url, "--skip-existing"] +
                            SAMPLES)
         check("PostgreSQL: --skip-existing",
