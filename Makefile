@@ -9,12 +9,14 @@
 CC       ?= cc
 CLANG    ?= clang
 OPT      ?= -O2 -g
-PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma libcrypto
+PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma sqlite3 libpq \
+            libcrypto
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
             liblzma-dev libisal-dev isal libarchive-tools libssl-dev \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
-            iproute2 pciutils busybox procps shellcheck chromium
+            iproute2 pciutils busybox procps shellcheck chromium \
+            libsqlite3-dev libpq-dev postgresql sqlite3
 
 DEV_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \

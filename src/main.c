@@ -10,6 +10,7 @@
 #include "decode/filter.h"
 #include "finalize/finalize.h"
 #include "fleet/batch.h"
+#include "fleet/cli.h"
 #include "pathdoctor/diff.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/format.h"
@@ -108,7 +109,9 @@ usage(FILE *out)
 {
 	fprintf(out, "usage: pathdoctor [options] BUNDLE\n"
 	    "       pathdoctor -f jsonl [-j N] [options] BUNDLE...\n"
-	    "       pathdoctor diff [options] BEFORE AFTER\n\n"
+	    "       pathdoctor diff [options] BEFORE AFTER\n"
+	    "       pathdoctor ingest --db URL [BUNDLE... | -]  (ingest --help)\n"
+	    "       pathdoctor query --db URL [REPORT]  (query --help)\n\n"
 	    "BUNDLE is a .tar.gz/.tgz, .tar.xz, .tar.zst, .tar.bz2, .zip, a "
 	    "plain tar,\na single file (gzip'd or not), a directory, or - "
 	    "for stdin (read to its end).\n\n");
@@ -724,6 +727,8 @@ main(int argc, char **argv)
 	struct config cfg = { .fail_on = PD_LEVEL_OFF, .min_level = -1 };
 	int done;
 
+	if (argc > 1 && pd_fleet_is_command(argv[1]))
+		return pd_fleet_main(argc - 1, argv + 1);
 	pd_limits_default(&cfg.lim);
 	cfg.lim.term_text = pd_term_text;
 	if (argc > 1 && strcmp(argv[1], "diff") == 0) {

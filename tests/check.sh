@@ -21,6 +21,8 @@
 #            linear time, the note
 #   scale    many devices, interfaces, snapshots and hosts: linear time,
 #            bounded memory
+#   fleet-db ingest and query: every sample into SQLite and into a
+#            PostgreSQL started by the test, counts, re-ingest, dumps
 #   tsan     the decompressing thread under ThreadSanitizer: samples,
 #            every compressed form, cut bundles, early stops
 #   replay   the fuzz corpora and samples through the fuzz harnesses
@@ -80,6 +82,7 @@ stage() {
 	stage perf sh tests/perf-compare.sh "$build/pathdoctor"
 	stage hostile sh tests/hostile-memory.sh "$build/pathdoctor"
 	stage scale sh tests/scale.sh "$build/pathdoctor"
+	stage fleet-db python3 tests/fleet-db.py "$build/pathdoctor"
 	stage tsan sh tests/tsan.sh build/san-thread/pathdoctor
 	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \
 	    samples/bundles

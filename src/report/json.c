@@ -320,6 +320,7 @@ host(const struct pd_host *h)
 	json_object_set_new(o, "iommu", io);
 	json_object_set_new(o, "pci_devices", json_integer(h->n_pcidevs));
 	json_object_set_new(o, "netdevs", json_integer(h->n_netdevs));
+	pd_json_host_facts(o, h);
 	json_t *rates = json_array();
 
 	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {

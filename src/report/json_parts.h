@@ -17,6 +17,9 @@ json_t *pd_json_finding(const struct pd_finding *f, struct pd_arena *a);
 /* "softnet", "tcp_counters" and "nvme_subsystems" of a host that has
  * them. */
 void pd_json_stack_counters(json_t *host, const struct pd_host *h);
+/* "pcie" (MaxPayload, its capability, MaxReadReq per Express function)
+ * and "drivers" (ethtool -i per interface) of a host. */
+void pd_json_host_facts(json_t *host, const struct pd_host *h);
 json_t *pd_json_sizes(const struct pd_size_count *v, unsigned n);
 /* Writes root (and frees it) in the report's layout; -1 on a write
  * error. */
