@@ -16,7 +16,8 @@ DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
             iproute2 pciutils busybox procps shellcheck chromium \
-            libsqlite3-dev libpq-dev postgresql sqlite3
+            libsqlite3-dev libpq-dev postgresql sqlite3 openssh-server \
+            openssh-client parallel
 
 DEV_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \

@@ -4,7 +4,9 @@
 # -j 1 and -j 2, medians of RUNS runs (default 3) in the same run; beside
 # them the same bundles one `pathdoctor -f json` process each (what a
 # shell loop costs) and `sha256sum` over them (the content hash's own
-# pass, from the page cache).  The machine's cores are printed first.
+# pass, from the page cache); then the rate at which `pathdoctor ingest`
+# stores those JSON lines into SQLite and into a PostgreSQL started for
+# the run (tests/bench-ingest.py).  The machine's cores are printed first.
 # Never run by make check.
 #   sh tests/bench-fleet.sh [BUNDLES] [RUNS]
 set -eu
@@ -38,3 +40,7 @@ echo "-f jsonl -j 2: ${t2} s, $(rate "$t2") bundles/s"
 echo "-j 2 against -j 1: $(awk "BEGIN { printf \"%.2f\", $t1 / $t2 }")x"
 h=$(timeit "sha256sum $list")
 echo "sha256sum of the same bundles: ${h} s ($(awk "BEGIN { printf \"%.1f\", 100 * $h / $t1 }") % of -j 1)"
+lines=$(mktemp)
+trap 'rm -f "$lines"' EXIT
+"$bin" -f jsonl -j 2 $list >"$lines" || true
+python3 tests/bench-ingest.py "$bin" "$lines" "$runs"

@@ -23,6 +23,8 @@
 #            bounded memory
 #   fleet-db ingest and query: every sample into SQLite and into a
 #            PostgreSQL started by the test, counts, re-ingest, dumps
+#   fleet-engine  ingest spread by GNU parallel over SSH into a
+#            PostgreSQL, a run killed half way, the rerun (root)
 #   tsan     the decompressing thread under ThreadSanitizer: samples,
 #            every compressed form, cut bundles, early stops
 #   replay   the fuzz corpora and samples through the fuzz harnesses
@@ -83,6 +85,7 @@ stage() {
 	stage hostile sh tests/hostile-memory.sh "$build/pathdoctor"
 	stage scale sh tests/scale.sh "$build/pathdoctor"
 	stage fleet-db python3 tests/fleet-db.py "$build/pathdoctor"
+	stage fleet-engine python3 tests/fleet-engine.py "$build/pathdoctor"
 	stage tsan sh tests/tsan.sh build/san-thread/pathdoctor
 	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \
 	    samples/bundles
