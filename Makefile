@@ -9,13 +9,16 @@
 CC       ?= cc
 CLANG    ?= clang
 OPT      ?= -O2 -g
-PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma
+PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma sqlite3 libpq \
+            libcrypto
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
-            liblzma-dev libisal-dev isal libarchive-tools \
+            liblzma-dev libisal-dev isal libarchive-tools libssl-dev \
             zstd lz4 bzip2 xz-utils \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
-            iproute2 pciutils busybox procps shellcheck chromium
+            iproute2 pciutils busybox procps shellcheck chromium \
+            libsqlite3-dev libpq-dev postgresql sqlite3 openssh-server \
+            openssh-client parallel
 
 DEV_WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \
@@ -134,7 +137,8 @@ MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/pathdoctor
 INSTALLED := $(BINDIR)/pathdoctor $(BINDIR)/pathdoctor-collect \
         $(MANDIR)/man1/pathdoctor.1 $(MANDIR)/man1/pathdoctor-collect.1 \
-        $(DATADIR)/report.schema.json $(DATADIR)/diff.schema.json
+        $(DATADIR)/report.schema.json $(DATADIR)/diff.schema.json \
+        $(DATADIR)/jsonl.schema.json
 
 install: build/pathdoctor
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -145,6 +149,7 @@ install: build/pathdoctor
 	install -m 644 src/man/pathdoctor.1 src/man/pathdoctor-collect.1 \
 	    $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 formats/report.schema.json formats/diff.schema.json \
+	    formats/jsonl.schema.json \
 	    $(DESTDIR)$(DATADIR)/
 
 uninstall:

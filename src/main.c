@@ -9,6 +9,8 @@
 #include "bundle/bundle.h"
 #include "decode/filter.h"
 #include "finalize/finalize.h"
+#include "fleet/batch.h"
+#include "fleet/cli.h"
 #include "pathdoctor/diff.h"
 #include "pathdoctor/finding.h"
 #include "pathdoctor/format.h"
@@ -25,7 +27,7 @@ enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_USAGE = 2, EXIT_BUNDLE = 3,
 	EXIT_NOTHING = 4 };
 
 enum opt_id {
-	OPT_FORMAT = 'f', OPT_OUTPUT = 'o', OPT_HELP = 'h',
+	OPT_FORMAT = 'f', OPT_OUTPUT = 'o', OPT_HELP = 'h', OPT_JOBS = 'j',
 	OPT_LIST_FORMATS = 256, OPT_LIST_RULES, OPT_EXPLAIN, OPT_ONLY,
 	OPT_SKIP, OPT_DUMP_MODEL, OPT_FAIL_ON, OPT_VERSION, OPT_MAX_MEMBERS,
 	OPT_MAX_TOTAL, OPT_MAX_RATIO, OPT_MAX_SPOOL, OPT_MAX_DEPTH,
@@ -40,8 +42,11 @@ static const struct opt {
 	const char *arg;	/* NULL: a flag */
 	const char *help;
 } opts[] = {
-	{ "format", OPT_FORMAT, "md|json|term|html", "report format (default: term "
-	    "on a terminal, md otherwise)" },
+	{ "format", OPT_FORMAT, "md|json|jsonl|term|html", "report format "
+	    "(default: term on a terminal, md otherwise; jsonl: a JSON line "
+	    "per bundle, for many)" },
+	{ "jobs", OPT_JOBS, "N", "jsonl: bundles analysed at once, each in a "
+	    "process of its own (default: the CPUs)" },
 	{ "output", OPT_OUTPUT, "FILE", "write the report to FILE" },
 	{ "brief", OPT_BRIEF, NULL, "md: the summary and the ladder only" },
 	{ "list-formats", OPT_LIST_FORMATS, NULL, "list the input formats read" },
@@ -95,13 +100,18 @@ struct config {
 	struct pd_limits lim;
 	uint64_t width;			/* --width; 0: the terminal's */
 	bool width_given;
+	uint64_t jobs;			/* -j; 0: the CPUs */
+	bool jobs_given;
 };
 
 static void
 usage(FILE *out)
 {
 	fprintf(out, "usage: pathdoctor [options] BUNDLE\n"
-	    "       pathdoctor diff [options] BEFORE AFTER\n\n"
+	    "       pathdoctor -f jsonl [-j N] [options] BUNDLE...\n"
+	    "       pathdoctor diff [options] BEFORE AFTER\n"
+	    "       pathdoctor ingest --db URL [BUNDLE... | -]  (ingest --help)\n"
+	    "       pathdoctor query --db URL [REPORT]  (query --help)\n\n"
 	    "BUNDLE is a .tar.gz/.tgz, .tar.xz, .tar.zst, .tar.bz2, .zip, a "
 	    "plain tar,\na single file (gzip'd or not), a directory, or - "
 	    "for stdin (read to its end).\n\n");
@@ -124,7 +134,8 @@ usage(FILE *out)
 	    "\nExit status: 0 analysed; 1 findings at or above "
 	    "--fail-on (or a regression\nwith --fail-on-regression); 2 usage "
 	    "error; 3 bundle unreadable; 4 no member\nof a format pathdoctor "
-	    "reads.  Colour only on a terminal, never with NO_COLOR set or\n"
+	    "reads; with -f jsonl, the worst of the bundles' (3, then 4, then "
+	    "1).  Colour only on a terminal, never with NO_COLOR set or\n"
 	    "TERM unset or dumb.\n");
 }
 
@@ -258,7 +269,7 @@ explain(const char *id)
 	return EXIT_CLEAN;
 }
 
-static int check_args(int argc, const struct config *cfg);
+static int check_args(int argc, char **argv, const struct config *cfg);
 
 static int
 number_arg(const char *name, const char *v, bool size, uint64_t *out)
@@ -289,7 +300,7 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:hj:", lo, NULL)) != -1) {
 		uint64_t *lim = NULL;
 		bool size = false;
 
@@ -345,6 +356,7 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 		case OPT_MAX_LINE: lim = &cfg->lim.max_line; size = true; break;
 		case OPT_WIDTH: lim = &cfg->width; cfg->width_given = true;
 			break;
+		case OPT_JOBS: lim = &cfg->jobs; cfg->jobs_given = true; break;
 		case ':':
 			fprintf(stderr, "pathdoctor: option '%s' needs a "
 			    "value\n", argv[optind - 1]);
@@ -364,7 +376,7 @@ parse_args(int argc, char **argv, struct config *cfg, int *done)
 				return -1;
 		}
 	}
-	return check_args(argc, cfg);
+	return check_args(argc, argv, cfg);
 }
 
 /* --filter compiled once for Ethernet before any member is read: an
@@ -384,13 +396,48 @@ check_filter(const struct config *cfg)
 	return 0;
 }
 
+static bool
+is_jsonl(const struct config *cfg)
+{
+	return cfg->format && strcmp(cfg->format, "jsonl") == 0;
+}
+
+/* -f jsonl: many bundles, stdin once, a map only for one. */
+static int
+check_jsonl(int argc, char **argv, const struct config *cfg)
+{
+	int n_stdin = 0;
+
+	for (int i = optind; i < argc; i++)
+		n_stdin += strcmp(argv[i], "-") == 0;
+	if (n_stdin > 1) {
+		fprintf(stderr, "pathdoctor: stdin (-) can be one of the "
+		    "bundles, once\n");
+		return -1;
+	}
+	if (cfg->jobs_given && (cfg->jobs < 1 ||
+	    cfg->jobs > PD_BATCH_JOBS_MAX)) {
+		fprintf(stderr, "pathdoctor: -j: between 1 and %d\n",
+		    PD_BATCH_JOBS_MAX);
+		return -1;
+	}
+	if (cfg->dump_model || (cfg->redact_map && argc - optind > 1)) {
+		fprintf(stderr, "pathdoctor: -f jsonl: %s\n", cfg->dump_model ?
+		    "--dump-model reads one bundle, as -f md" : "--redact-map "
+		    "with one bundle only (each bundle's tokens are its own; "
+		    "--redact masks them all)");
+		return -1;
+	}
+	return 0;
+}
+
 /* What the options allow together, once they are all read. */
 static int
-check_args(int argc, const struct config *cfg)
+check_args(int argc, char **argv, const struct config *cfg)
 {
-	if (cfg->format && !pd_renderer_find(cfg->format)) {
-		fprintf(stderr, "pathdoctor: -f: '%s' is not md, json, term or "
-		    "html\n", cfg->format);
+	if (cfg->format && !is_jsonl(cfg) && !pd_renderer_find(cfg->format)) {
+		fprintf(stderr, "pathdoctor: -f: '%s' is not md, json, jsonl, "
+		    "term or html\n", cfg->format);
 		return -1;
 	}
 	if (cfg->diff && cfg->format && !pd_diff_renderer_find(cfg->format)) {
@@ -433,11 +480,15 @@ check_args(int argc, const struct config *cfg)
 		    "two bundles, BEFORE and AFTER, no more");
 		return -1;
 	}
-	if (!cfg->diff && optind != argc - 1) {
+	if (!cfg->diff && optind != argc - 1 && !(is_jsonl(cfg) &&
+	    optind < argc)) {
 		fprintf(stderr, "pathdoctor: %s (see --help)\n",
-		    optind >= argc ? "no bundle given" : "one bundle at a time");
+		    optind >= argc ? "no bundle given" : "one bundle at a time, "
+		    "or -f jsonl for one JSON line per bundle");
 		return -1;
 	}
+	if (!cfg->diff && is_jsonl(cfg) && check_jsonl(argc, argv, cfg) != 0)
+		return -1;
 	return check_filter(cfg);
 }
 
@@ -641,12 +692,43 @@ out:
 	return rc;
 }
 
+static int
+write_line(const char *line, size_t len, void *ctx)
+{
+	FILE *out = ctx;
+
+	/* flushed per line: a reader of a pipe gets each as it is done */
+	return fwrite(line, 1, len, out) == len && fflush(out) == 0 ? 0 : -1;
+}
+
+/* -f jsonl BUNDLE...: src/fleet/batch.c runs them. */
+static int
+run_jsonl(const struct config *cfg, char *const *bundles, size_t n)
+{
+	const struct pd_rule_filter filter = { rule_filter, cfg };
+	const struct pd_batch_opts o = { .lim = &cfg->lim, .rules = &filter,
+		.min_level = cfg->min_level, .fail_on = cfg->fail_on,
+		.redact = cfg->redact, .redact_map = cfg->redact_map,
+		.jobs = (unsigned)cfg->jobs, .status = true };
+	FILE *out = open_output(cfg);
+
+	if (!out)
+		return EXIT_USAGE;
+	int rc = pd_batch_run(&o, bundles, n, write_line, out);
+
+	if (rc != EXIT_CLEAN && rc != EXIT_FINDINGS && rc != EXIT_NOTHING)
+		rc = EXIT_BUNDLE;
+	return close_output(cfg, out, rc);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct config cfg = { .fail_on = PD_LEVEL_OFF, .min_level = -1 };
 	int done;
 
+	if (argc > 1 && pd_fleet_is_command(argv[1]))
+		return pd_fleet_main(argc - 1, argv + 1);
 	pd_limits_default(&cfg.lim);
 	cfg.lim.term_text = pd_term_text;
 	if (argc > 1 && strcmp(argv[1], "diff") == 0) {
@@ -659,7 +741,8 @@ main(int argc, char **argv)
 	if (done >= 0)
 		return done;
 	int rc = cfg.diff ? run_diff(&cfg, argv[optind], argv[optind + 1]) :
-	    run(&cfg, argv[optind]);
+	    is_jsonl(&cfg) ? run_jsonl(&cfg, argv + optind,
+	    (size_t)(argc - optind)) : run(&cfg, argv[optind]);
 
 	pd_filter_set(NULL, NULL, 0);
 	return rc;

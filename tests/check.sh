@@ -4,6 +4,8 @@
 #   unit     cmocka tests (tests/unit), TAP output
 #   golden   reports and model dumps against tests/golden/*.out
 #   cli      exit codes and broken input through the real binary
+#   jsonl    -f jsonl over many bundles: the same bytes at every -j,
+#            each line as -f json and sha256sum, failures, a killed worker
 #   redact   --redact leaves no host name, serial, address, UUID or
 #            user of the samples in any output
 #   install  make install into a DESTDIR: programs, man pages, schemas
@@ -20,6 +22,10 @@
 #            linear time, the note
 #   scale    many devices, interfaces, snapshots and hosts: linear time,
 #            bounded memory
+#   fleet-db ingest and query: every sample into SQLite and into a
+#            PostgreSQL started by the test, counts, re-ingest, dumps
+#   fleet-engine  ingest spread by GNU parallel over SSH into a
+#            PostgreSQL, a run killed half way, the rerun (root)
 #   tsan     the decompressing thread under ThreadSanitizer: samples,
 #            every compressed form, cut bundles, early stops
 #   replay   the fuzz corpora and samples through the fuzz harnesses
@@ -68,6 +74,7 @@ stage() {
 	CMOCKA_MESSAGE_OUTPUT=TAP stage unit "$build/unit-tests"
 	stage golden sh tests/run-golden.sh "$build/pathdoctor"
 	stage cli sh tests/cli.sh "$build/pathdoctor"
+	stage jsonl python3 tests/jsonl.py "$build/pathdoctor"
 	stage redact python3 tests/redact.py "$build/pathdoctor"
 	stage install sh tests/install.sh
 	stage caps sh tests/caps.sh "$build/pathdoctor"
@@ -78,6 +85,8 @@ stage() {
 	stage perf sh tests/perf-compare.sh "$build/pathdoctor"
 	stage hostile sh tests/hostile-memory.sh "$build/pathdoctor"
 	stage scale sh tests/scale.sh "$build/pathdoctor"
+	stage fleet-db python3 tests/fleet-db.py "$build/pathdoctor"
+	stage fleet-engine python3 tests/fleet-engine.py "$build/pathdoctor"
 	stage tsan sh tests/tsan.sh build/san-thread/pathdoctor
 	stage replay-member "$build/replay-member" tests/fuzz/corpus/member \
 	    samples/bundles

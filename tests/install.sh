@@ -17,6 +17,7 @@ usr/bin/pathdoctor-collect
 usr/share/man/man1/pathdoctor-collect.1
 usr/share/man/man1/pathdoctor.1
 usr/share/pathdoctor/diff.schema.json
+usr/share/pathdoctor/jsonl.schema.json
 usr/share/pathdoctor/report.schema.json"
 got=$(cd "$tmp" && find . -type f | sed 's|^\./||' | LC_ALL=C sort)
 if [ "$got" = "$want" ]; then

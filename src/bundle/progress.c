@@ -13,11 +13,18 @@
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static unsigned shown;		/* columns of the line on screen; 0: none */
+static bool disabled;		/* pd_status_disable() */
 
 bool
 pd_status_on(void)
 {
-	return isatty(STDERR_FILENO);
+	return !disabled && isatty(STDERR_FILENO);
+}
+
+void
+pd_status_disable(void)
+{
+	disabled = true;
 }
 
 /* Columns to stay within, so that the line never wraps (\r then goes

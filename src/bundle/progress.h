@@ -11,6 +11,10 @@
 
 /* True when stderr is a terminal: status lines are shown. */
 bool pd_status_on(void);
+/* No status line from now on, terminal or not: a process that shares
+ * the terminal with others whose line it would overwrite (a worker of
+ * -f jsonl). */
+void pd_status_disable(void);
 /* Shows line (terminal text, no newline) in place of the last one. */
 void pd_status_show(const char *line);
 /* Takes the status line off, if one is shown. */

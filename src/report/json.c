@@ -320,6 +320,7 @@ host(const struct pd_host *h)
 	json_object_set_new(o, "iommu", io);
 	json_object_set_new(o, "pci_devices", json_integer(h->n_pcidevs));
 	json_object_set_new(o, "netdevs", json_integer(h->n_netdevs));
+	pd_json_host_facts(o, h);
 	json_t *rates = json_array();
 
 	for (const struct pd_netdev *nd = h->netdevs; nd; nd = nd->next) {
@@ -611,8 +612,8 @@ hidden_json(const struct pd_report *r)
 	return o;
 }
 
-static int
-render_json(const struct pd_report *r, FILE *out)
+json_t *
+pd_json_report(const struct pd_report *r)
 {
 	json_t *root = json_object(), *fs = json_array(), *ne = json_array();
 	json_t *ms = json_array(), *hs = json_array(), *bn = json_array();
@@ -706,18 +707,36 @@ render_json(const struct pd_report *r, FILE *out)
 			json_array_append_new(profs, profile(h, p));
 	json_object_set_new(root, "profiles", profs);
 	workloads(root, r->model);
-	return pd_json_write(root, out);
+	return root;
+}
+
+static int
+render_json(const struct pd_report *r, FILE *out)
+{
+	return pd_json_write(pd_json_report(r), out);
+}
+
+static int
+json_write_flags(json_t *root, FILE *out, size_t flags)
+{
+	int rc = json_dump_callback(root, dump_escaping_del, out,
+	    flags | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+
+	fputc('\n', out);
+	json_decref(root);
+	return rc == 0 && !ferror(out) ? 0 : -1;
 }
 
 int
 pd_json_write(json_t *root, FILE *out)
 {
-	int rc = json_dump_callback(root, dump_escaping_del, out,
-	    JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	return json_write_flags(root, out, JSON_INDENT(2));
+}
 
-	fputc('\n', out);
-	json_decref(root);
-	return rc == 0 && !ferror(out) ? 0 : -1;
+int
+pd_json_write_line(json_t *root, FILE *out)
+{
+	return json_write_flags(root, out, JSON_COMPACT);
 }
 
 const struct pd_renderer pd_render_json = { .name = "json",

@@ -105,6 +105,8 @@ int test_group_escape(void);
 int test_group_redact(void);
 int test_group_hostile(void);
 int test_group_filter(void);
+int test_group_hash(void);
+int test_group_fleet(void);
 int test_group_diff(void);
 int test_group_wrap(void);
 int test_group_softnet(void);
