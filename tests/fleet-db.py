@@ -291,6 +291,22 @@ def postgres_checks(tmp, sqlite_dump):
               rc == 0 and f"0 stored, {len(SAMPLES)} skipped" in err, err)
 
 
+def escape_checks(tmp):
+    """A bundle path with a terminal escape and Markdown's specials:
+    query prints it escaped, as the reports print bundle text."""
+    d = os.path.join(tmp, "b\x1b[31m|*x*")
+    shutil.copytree("samples/bundles/gx10-after", d)
+    db = os.path.join(tmp, "escape.sqlite")
+    rc, out, err = run(["ingest", "--db", db, d])
+    rc_t, term, _ = run(["query", "--db", db, "hosts", "-f", "term"])
+    rc_m, md, _ = run(["query", "--db", db, "hosts", "-f", "md"])
+    check("query escapes bundle text: no control byte on a terminal",
+          rc == 0 and rc_t == 0 and "\x1b" not in term and
+          "b\\x1b[31m|*x*" in term, err + term)
+    check("query escapes bundle text: Markdown specials in md",
+          rc_m == 0 and "b\\x1b\\[31m\\|\\*x\\*" in md, md)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="pd-fleet-")
     try:
@@ -298,6 +314,7 @@ def main():
         url, d = sqlite_checks(tmp, want, facts, rules)
         sqlite_writers(tmp, d)
         stdin_checks(tmp)
+        escape_checks(tmp)
         schema_check()
         postgres_checks(tmp, d)
     finally:

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fleet/query.h"
+#include "pathdoctor/arena.h"
+#include "report/escape.h"
 
 #define MAX_COLS 8
 
@@ -175,6 +177,35 @@ cell(const struct table *t, size_t row, int col, char *buf, size_t n)
 	return s;
 }
 
+/* The text cells escaped for md or term (src/report/escape.h): host
+ * names, paths and titles come from the bundles.  0, or -1 out of
+ * memory. */
+static int
+escape_cells(struct table *t, const char *(*esc)(struct pd_arena *,
+    const char *))
+{
+	struct pd_arena *a = pd_arena_new();
+	int rc = 0;
+
+	for (size_t i = 0; i < t->nrows && rc == 0; i++)
+		for (int c = 0; c < t->ncols && rc == 0; c++) {
+			char **s = &t->cells[i * (size_t)t->ncols + (size_t)c];
+
+			if (!*s || strchr("ir", t->r->types[c]))
+				continue;
+			char *e = strdup(esc(a, *s));
+
+			if (!e)
+				rc = -1;
+			else {
+				free(*s);
+				*s = e;
+			}
+		}
+	pd_arena_free(a);
+	return rc;
+}
+
 static void
 render_md(const struct table *t, FILE *out)
 {
@@ -189,12 +220,7 @@ render_md(const struct table *t, FILE *out)
 	fprintf(out, "|\n");
 	for (size_t i = 0; i < t->nrows; i++) {
 		for (int c = 0; c < t->ncols; c++) {
-			fprintf(out, "| ");
-			for (const char *s = cell(t, i, c, buf, sizeof(buf)); *s;
-			    s++)
-				fprintf(out, "%s", *s == '|' ? "\\|" :
-				    *s == '\n' ? " " : (char[]){ *s, 0 });
-			fprintf(out, " ");
+			fprintf(out, "| %s ", cell(t, i, c, buf, sizeof(buf)));
 		}
 		fprintf(out, "|\n");
 	}
@@ -295,6 +321,9 @@ pd_fleet_query(struct pd_db *db, const char *name,
 	if (rc == PD_DB_OK) {
 		if (strcmp(format, "json") == 0)
 			rc = render_json(&t, out) == 0 ? PD_DB_OK : PD_DB_ERR;
+		else if (escape_cells(&t, strcmp(format, "term") == 0 ?
+		    pd_term_text : pd_md_text) != 0)
+			rc = PD_DB_ERR;
 		else if (strcmp(format, "term") == 0)
 			render_term(&t, out);
 		else
