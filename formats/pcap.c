@@ -372,13 +372,12 @@ walk_records(struct pd_input *in, const struct sf *sf, struct pd_capture *cap,
 	return rc;
 }
 
-/* libpcap over the whole member (FILE * over the input), for what the
- * walker leaves to it; NULL with the note when it refuses it. */
+/* libpcap over f (NULL: it could not be made); NULL with the note when
+ * libpcap refuses it.  libpcap owns f once it opens it. */
 static pcap_t *
-open_stream(struct pd_input *in, struct pd_diag *d)
+open_file(FILE *f, struct pd_diag *d)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
-	FILE *f = pd_input_fopen(in);
 	pcap_t *p;
 
 	if (!f) {
@@ -396,28 +395,20 @@ open_stream(struct pd_input *in, struct pd_diag *d)
 	return p;
 }
 
+/* libpcap over the whole member (FILE * over the input), for what the
+ * walker leaves to it. */
+static pcap_t *
+open_stream(struct pd_input *in, struct pd_diag *d)
+{
+	return open_file(pd_input_fopen(in), d);
+}
+
 /* libpcap over the file header alone (the member's first 24 bytes), so
  * that it checks and maps it as when it reads the whole file. */
 static pcap_t *
 open_header(const struct pd_member *m, struct pd_diag *d)
 {
-	char errbuf[PCAP_ERRBUF_SIZE] = "";
-	FILE *f = fmemopen((void *)m->head, 24, "r");
-	pcap_t *p;
-
-	if (!f) {
-		pd_diag_note(d, PD_FAILED, "pcap.open", 0, "cannot open a "
-		    "stream over the member");
-		return NULL;
-	}
-	p = pcap_fopen_offline_with_tstamp_precision(f,
-	    PCAP_TSTAMP_PRECISION_NANO, errbuf);
-	if (!p) {
-		fclose(f);
-		pd_diag_note(d, PD_FAILED, "pcap.open", 0, "not a readable "
-		    "capture: %s", errbuf);
-	}
-	return p;
+	return open_file(fmemopen((void *)m->head, 24, "r"), d);
 }
 
 /* One cleanup path: the compiled filter and the handle (which closes
