@@ -14,6 +14,7 @@
 #include "fleet/ingest.h"
 #include "fleet/query.h"
 #include "pathdoctor/arena.h"
+#include "report/escape.h"
 #include "fleet/schema.h"
 
 
@@ -46,13 +47,18 @@ take_line(void *ctx, const char *line, size_t len)
 
 	if (len > 0 && line[len - 1] == '\n')
 		len--;
-
 	if (pd_fleet_ingest_line(&in->db, line, len, err, sizeof(err)) ==
 	    PD_DB_OK) {
 		in->stored++;
 		return 0;
 	}
-	fprintf(stderr, "pathdoctor: ingest: %s: %s\n", in->where, err);
+	/* the path and the message carry bundle text: escaped for the
+	 * terminal stderr may be, as the one-bundle errors are */
+	struct pd_arena *a = pd_arena_new();
+
+	fprintf(stderr, "pathdoctor: ingest: %s: %s\n", pd_term_text(a,
+	    in->where), pd_term_text(a, err));
+	pd_arena_free(a);
 	in->failed++;
 	return 0;
 }
