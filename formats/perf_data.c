@@ -198,11 +198,16 @@ enqueue(struct reader *r, struct queued *q)
 	    q->has_chain ? q->chain : NULL, q->n);
 	pd_prof_prefetch(q->raw, q->hash, 0);
 	r->q_len++;
-	if (r->q_len > QUEUE / 2) {
-		const struct queued *mid = &r->queue[(r->q_head + r->q_len -
-		    1 - QUEUE / 2) % QUEUE];
+	/* each stage a third of the queue after the one before */
+	for (int stage = 1; stage <= 2; stage++) {
+		unsigned back = (unsigned)stage * (QUEUE / 3);
 
-		pd_prof_prefetch(mid->raw, mid->hash, 1);
+		if (r->q_len > back) {
+			const struct queued *e = &r->queue[(r->q_head +
+			    r->q_len - 1 - back) % QUEUE];
+
+			pd_prof_prefetch(e->raw, e->hash, stage);
+		}
 	}
 }
 

@@ -61,7 +61,7 @@ struct id_attr {
 /* Samples are decoded QUEUE ahead of being added, so that what each
  * will read of the profile's tables is asked for (prefetched) while
  * the ones before it are added; added in the file's order. */
-#define QUEUE 8
+#define QUEUE 12
 
 struct queued {
 	struct pd_prof_raw *raw;

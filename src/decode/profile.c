@@ -422,8 +422,18 @@ pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, int stage)
 	if (!e->used || e->hash != hash || e->self >= r->self_size ||
 	    e->stack >= r->stack_size)
 		return;
-	__builtin_prefetch(&r->self[e->self]);
-	__builtin_prefetch(&r->stacks[e->stack]);
+	const struct prof_stack *st = &r->stacks[e->stack];
+
+	if (stage == 1) {
+		__builtin_prefetch(&r->self[e->self]);
+		__builtin_prefetch(st);
+		return;
+	}
+	/* stage 2: the stack's frames, which the check compares */
+	if (st->n && st->off + st->n <= r->n_slots) {
+		__builtin_prefetch(&r->slots[st->off]);
+		__builtin_prefetch(&r->slots[st->off + st->n - 1]);
+	}
 }
 
 void
