@@ -28,9 +28,18 @@ WARN     := $(DEV_WARN)
 else
 WARN     := -Wall
 endif
+# loaded when first used (src/base/dynlib.h): headers only at build time
+DLOPEN_PKGS := sqlite3 libpq libcrypto
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CPPFLAGS := -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L
+PKG_LIBS   = $(shell pkg-config --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) \
+             2>/dev/null) -ldl
+# the SONAME of pkg-config's library $(1) named $(2), else $(3)
+soname = $(or $(shell objdump -p "$$(pkg-config --variable=libdir $(1) \
+         2>/dev/null)/$(2)" 2>/dev/null | awk '$$1 == "SONAME" {print $$2}'),$(3))
+SONAMES := -DPD_SONAME_PQ='"$(call soname,libpq,libpq.so,libpq.so.5)"' \
+           -DPD_SONAME_SQLITE='"$(call soname,sqlite3,libsqlite3.so,libsqlite3.so.0)"' \
+           -DPD_SONAME_CRYPTO='"$(call soname,libcrypto,libcrypto.so,libcrypto.so.3)"'
+CPPFLAGS := -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L $(SONAMES)
 # gzip through ISA-L when it is there, zlib (always linked) otherwise
 ifeq ($(ISAL),no)
 B        := build/zlib

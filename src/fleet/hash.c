@@ -14,24 +14,66 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/dynlib.h"
 #include "fleet/hash.h"
 #include "pathdoctor/arena.h"
 
 #define DIR_DEPTH_MAX 32	/* as the bundle walker's (bundle.c) */
 #define CHUNK 65536
 
+#ifndef PD_SONAME_CRYPTO
+#define PD_SONAME_CRYPTO "libcrypto.so.3"
+#endif
+
 struct pd_sha256 {
 	EVP_MD_CTX *ctx;
 };
+
+/* OpenSSL's digest functions, resolved at the first hash */
+static struct {
+	EVP_MD_CTX *(*EVP_MD_CTX_new)(void);
+	void (*EVP_MD_CTX_free)(EVP_MD_CTX *);
+	const EVP_MD *(*EVP_sha256)(void);
+	int (*EVP_DigestInit_ex)(EVP_MD_CTX *, const EVP_MD *, ENGINE *);
+	int (*EVP_DigestUpdate)(EVP_MD_CTX *, const void *, size_t);
+	int (*EVP_DigestFinal_ex)(EVP_MD_CTX *, unsigned char *,
+	    unsigned int *);
+} evp;
+
+static const struct pd_dynsym evp_syms[] = {
+	PD_DYNSYM(evp, EVP_MD_CTX_new), PD_DYNSYM(evp, EVP_MD_CTX_free),
+	PD_DYNSYM(evp, EVP_sha256), PD_DYNSYM(evp, EVP_DigestInit_ex),
+	PD_DYNSYM(evp, EVP_DigestUpdate), PD_DYNSYM(evp, EVP_DigestFinal_ex),
+	{ NULL, NULL, 0 }
+};
+
+static struct pd_dynlib libcrypto = {
+	.what = "the bundle hash (SHA-256)",
+	.sonames = (const char *const[]){ PD_SONAME_CRYPTO, "libcrypto.so",
+	    NULL },
+	.syms = evp_syms,
+};
+
+const char *
+pd_sha256_error(void)
+{
+	return libcrypto.err[0] ? libcrypto.err :
+	    "SHA-256 not available from OpenSSL";
+}
 
 struct pd_sha256 *
 pd_sha256_new(void)
 {
 	struct pd_sha256 *h = pd_xmalloc(sizeof(*h));
 
-	h->ctx = EVP_MD_CTX_new();
-	if (!h->ctx || EVP_DigestInit_ex(h->ctx, EVP_sha256(), NULL) != 1) {
-		EVP_MD_CTX_free(h->ctx);
+	if (!pd_dynlib_load(&libcrypto)) {
+		free(h);
+		return NULL;
+	}
+	h->ctx = evp.EVP_MD_CTX_new();
+	if (!h->ctx || evp.EVP_DigestInit_ex(h->ctx, evp.EVP_sha256(),
+	    NULL) != 1) {
+		evp.EVP_MD_CTX_free(h->ctx);
 		free(h);
 		return NULL;
 	}
@@ -41,7 +83,7 @@ pd_sha256_new(void)
 void
 pd_sha256_update(struct pd_sha256 *h, const void *p, size_t n)
 {
-	EVP_DigestUpdate(h->ctx, p, n);
+	evp.EVP_DigestUpdate(h->ctx, p, n);
 }
 
 void
@@ -50,10 +92,10 @@ pd_sha256_end(struct pd_sha256 *h, struct pd_digest *d)
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned n = 0;
 
-	EVP_DigestFinal_ex(h->ctx, md, &n);
+	evp.EVP_DigestFinal_ex(h->ctx, md, &n);
 	for (unsigned i = 0; i < n && i < 32; i++)
 		snprintf(d->hex + 2 * i, 3, "%02x", md[i]);
-	EVP_MD_CTX_free(h->ctx);
+	evp.EVP_MD_CTX_free(h->ctx);
 	free(h);
 }
 
@@ -210,7 +252,7 @@ pd_hash_path(const char *path, uint64_t max_files, struct pd_digest *d,
 
 	d->bytes = 0;
 	if (!h) {
-		snprintf(err, errlen, "SHA-256 not available from OpenSSL");
+		snprintf(err, errlen, "%s", pd_sha256_error());
 		goto out;
 	}
 	if (stat(path, &st) != 0) {
@@ -282,13 +324,15 @@ tee_main(void *arg)
 }
 
 int
-pd_stdin_tee_start(struct pd_stdin_tee *t)
+pd_stdin_tee_start(struct pd_stdin_tee *t, char *err, size_t errlen)
 {
 	int p[2];
 
 	memset(t, 0, sizeof(*t));
-	if (!(t->h = pd_sha256_new()))
+	if (!(t->h = pd_sha256_new())) {
+		snprintf(err, errlen, "%s", pd_sha256_error());
 		return -1;
+	}
 	if (pipe(p) != 0)
 		goto fail;
 	if ((t->src = dup(STDIN_FILENO)) < 0 || dup2(p[0], STDIN_FILENO) < 0)
@@ -307,6 +351,8 @@ fail_pipe:
 	close(p[0]);
 	close(p[1]);
 fail:
+	snprintf(err, errlen, "stdin could not be hashed: no pipe or thread "
+	    "to hash it through");
 	pd_sha256_end(t->h, &(struct pd_digest){ 0 });
 	return -1;
 }

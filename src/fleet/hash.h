@@ -19,6 +19,8 @@ struct pd_digest {
 struct pd_sha256;			/* an OpenSSL EVP digest context */
 
 struct pd_sha256 *pd_sha256_new(void);	/* NULL when OpenSSL refuses */
+/* Why pd_sha256_new gave NULL (OpenSSL missing or refusing). */
+const char *pd_sha256_error(void);
 void pd_sha256_update(struct pd_sha256 *h, const void *p, size_t n);
 /* Fills d and frees h. */
 void pd_sha256_end(struct pd_sha256 *h, struct pd_digest *d);
@@ -45,9 +47,9 @@ struct pd_stdin_tee {
 	int err;			/* errno of a failed read; 0 */
 };
 
-/* 0 when fd 0 is now the tee's pipe; -1 (errno set) and fd 0 untouched
- * otherwise. */
-int pd_stdin_tee_start(struct pd_stdin_tee *t);
+/* 0 when fd 0 is now the tee's pipe; -1 with err filled and fd 0
+ * untouched otherwise. */
+int pd_stdin_tee_start(struct pd_stdin_tee *t, char *err, size_t errlen);
 /* Closes fd 0, waits for the rest of stdin, fills d; 0, or -1 with err
  * filled when stdin could not be read to its end. */
 int pd_stdin_tee_end(struct pd_stdin_tee *t, struct pd_digest *d,

@@ -32,7 +32,8 @@ hash_begin(struct hashing *h, const char *bundle, const struct pd_limits *lim)
 {
 	h->is_stdin = strcmp(bundle, "-") == 0;
 	if (h->is_stdin)
-		h->tee_on = pd_stdin_tee_start(&h->tee) == 0;
+		h->tee_on = pd_stdin_tee_start(&h->tee, h->err,
+		    sizeof(h->err)) == 0;
 	else
 		h->ok = pd_hash_path(bundle, lim->max_members, &h->d, h->err,
 		    sizeof(h->err)) == 0;
@@ -69,6 +70,8 @@ line_head(const char *bundle, const struct hashing *h, int exit)
 		json_object_set_new(l, "sha256", json_string(h->d.hex));
 		json_object_set_new(l, "bytes", json_integer(
 		    (json_int_t)h->d.bytes));
+	} else if (h->err[0]) {
+		json_object_set_new(l, "hash_error", pd_json_str(h->err));
 	}
 	json_object_set_new(l, "exit", json_integer(exit));
 	return l;

@@ -5,7 +5,49 @@
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <string.h>
+#include "base/dynlib.h"
 #include "fleet/db.h"
+
+#ifndef PD_SONAME_PQ
+#define PD_SONAME_PQ "libpq.so.5"
+#endif
+
+/* libpq's functions, resolved when the first database opens */
+static struct {
+	PGconn *(*PQconnectdb)(const char *);
+	ConnStatusType (*PQstatus)(const PGconn *);
+	char *(*PQerrorMessage)(const PGconn *);
+	PQnoticeProcessor (*PQsetNoticeProcessor)(PGconn *,
+	    PQnoticeProcessor, void *);
+	void (*PQfinish)(PGconn *);
+	PGresult *(*PQexec)(PGconn *, const char *);
+	PGresult *(*PQexecParams)(PGconn *, const char *, int, const Oid *,
+	    const char *const *, const int *, const int *, int);
+	ExecStatusType (*PQresultStatus)(const PGresult *);
+	char *(*PQresultErrorField)(const PGresult *, int);
+	int (*PQntuples)(const PGresult *);
+	int (*PQnfields)(const PGresult *);
+	int (*PQgetisnull)(const PGresult *, int, int);
+	char *(*PQgetvalue)(const PGresult *, int, int);
+	void (*PQclear)(PGresult *);
+} pq;
+
+static const struct pd_dynsym pq_syms[] = {
+	PD_DYNSYM(pq, PQconnectdb), PD_DYNSYM(pq, PQstatus),
+	PD_DYNSYM(pq, PQerrorMessage), PD_DYNSYM(pq, PQsetNoticeProcessor),
+	PD_DYNSYM(pq, PQfinish), PD_DYNSYM(pq, PQexec),
+	PD_DYNSYM(pq, PQexecParams), PD_DYNSYM(pq, PQresultStatus),
+	PD_DYNSYM(pq, PQresultErrorField), PD_DYNSYM(pq, PQntuples),
+	PD_DYNSYM(pq, PQnfields), PD_DYNSYM(pq, PQgetisnull),
+	PD_DYNSYM(pq, PQgetvalue), PD_DYNSYM(pq, PQclear),
+	{ NULL, NULL, 0 }
+};
+
+static struct pd_dynlib libpq = {
+	.what = "PostgreSQL support",
+	.sonames = (const char *const[]){ PD_SONAME_PQ, "libpq.so", NULL },
+	.syms = pq_syms,
+};
 
 static bool
 accepts(const char *url)
@@ -27,7 +69,7 @@ message(PGconn *c, char *err, size_t n)
 {
 	size_t k;
 
-	snprintf(err, n, "%s", PQerrorMessage(c));
+	snprintf(err, n, "%s", pq.PQerrorMessage(c));
 	k = strlen(err);
 	while (k && (err[k - 1] == '\n' || err[k - 1] == ' '))
 		err[--k] = '\0';
@@ -36,18 +78,23 @@ message(PGconn *c, char *err, size_t n)
 static int
 open_db(const char *url, void **out, char *err, size_t n)
 {
-	PGconn *c = PQconnectdb(url);
+	PGconn *c;
 
+	if (!pd_dynlib_load(&libpq)) {
+		snprintf(err, n, "%s", libpq.err);
+		return PD_DB_ERR;
+	}
+	c = pq.PQconnectdb(url);
 	if (!c) {
 		snprintf(err, n, "out of memory");
 		return PD_DB_ERR;
 	}
-	if (PQstatus(c) != CONNECTION_OK) {
+	if (pq.PQstatus(c) != CONNECTION_OK) {
 		message(c, err, n);
-		PQfinish(c);
+		pq.PQfinish(c);
 		return PD_DB_ERR;
 	}
-	PQsetNoticeProcessor(c, quiet, NULL);
+	pq.PQsetNoticeProcessor(c, quiet, NULL);
 	*out = c;
 	return PD_DB_OK;
 }
@@ -55,7 +102,7 @@ open_db(const char *url, void **out, char *err, size_t n)
 static void
 close_db(void *h)
 {
-	PQfinish(h);
+	pq.PQfinish(h);
 }
 
 /* 40001 serialization failure, 40P01 deadlock, 23505 unique violation
@@ -64,13 +111,13 @@ close_db(void *h)
 static int
 result(PGconn *c, PGresult *r, char *err, size_t n)
 {
-	ExecStatusType s = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+	ExecStatusType s = r ? pq.PQresultStatus(r) : PGRES_FATAL_ERROR;
 	const char *state;
 
 	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
 		return PD_DB_OK;
 	message(c, err, n);
-	state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
+	state = r ? pq.PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
 	if (state && (strcmp(state, "40001") == 0 ||
 	    strcmp(state, "40P01") == 0 || strcmp(state, "23505") == 0))
 		return PD_DB_RETRY;
@@ -80,10 +127,10 @@ result(PGconn *c, PGresult *r, char *err, size_t n)
 static int
 exec_db(void *h, const char *sql, char *err, size_t n)
 {
-	PGresult *r = PQexec(h, sql);
+	PGresult *r = pq.PQexec(h, sql);
 	int rc = result(h, r, err, n);
 
-	PQclear(r);
+	pq.PQclear(r);
 	return rc;
 }
 
@@ -91,23 +138,23 @@ static int
 run_db(void *h, const char *sql, int nparams, const char *const *params,
     pd_db_row_fn row, void *ctx, char *err, size_t n)
 {
-	PGresult *r = PQexecParams(h, sql, nparams, NULL, params, NULL, NULL,
+	PGresult *r = pq.PQexecParams(h, sql, nparams, NULL, params, NULL, NULL,
 	    0);
 	int rc = result(h, r, err, n);
 
-	for (int i = 0; rc == PD_DB_OK && row && i < PQntuples(r); i++) {
-		int nc = PQnfields(r);
+	for (int i = 0; rc == PD_DB_OK && row && i < pq.PQntuples(r); i++) {
+		int nc = pq.PQnfields(r);
 		const char *vals[64];
 
 		if (nc > 64)
 			nc = 64;
 		for (int k = 0; k < nc; k++)
-			vals[k] = PQgetisnull(r, i, k) ? NULL :
-			    PQgetvalue(r, i, k);
+			vals[k] = pq.PQgetisnull(r, i, k) ? NULL :
+			    pq.PQgetvalue(r, i, k);
 		if (row(ctx, nc, vals) != 0)
 			break;
 	}
-	PQclear(r);
+	pq.PQclear(r);
 	return rc;
 }
 

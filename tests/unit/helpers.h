@@ -106,6 +106,7 @@ int test_group_redact(void);
 int test_group_hostile(void);
 int test_group_filter(void);
 int test_group_hash(void);
+int test_group_dynlib(void);
 int test_group_fleet(void);
 int test_group_diff(void);
 int test_group_wrap(void);
