@@ -211,6 +211,25 @@ enqueue(struct reader *r, struct queued *q)
 	}
 }
 
+/* The first PD_PROF_CHAIN of a chain's nr addresses, which the caller
+ * found to lie within c: one bounds check, then words as the file
+ * orders them (a plain copy where that is the machine's order). */
+static void
+chain_of(struct pd_cursor *c, uint64_t nr, uint64_t *chain)
+{
+	unsigned kept = nr < PD_PROF_CHAIN ? (unsigned)nr : PD_PROF_CHAIN;
+	const uint8_t *p = pd_cursor_bytes(c, (size_t)kept * 8);
+	bool swap = c->le != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
+
+	if (!p)
+		return;
+	memcpy(chain, p, (size_t)kept * 8);
+	if (swap)
+		for (unsigned i = 0; i < kept; i++)
+			chain[i] = __builtin_bswap64(chain[i]);
+	pd_cursor_skip(c, (size_t)(nr - kept) * 8);
+}
+
 static void
 sample(struct reader *r, const unsigned char *rec, size_t len,
     unsigned misc)
@@ -260,13 +279,9 @@ sample(struct reader *r, const unsigned char *rec, size_t len,
 	if (st & ST_CALLCHAIN) {
 		nr = u64_of(&c);
 		if (nr > pd_cursor_left(&c) / 8)
-			nr = pd_cursor_left(&c) / 8 + 1;	/* bad below */
-		for (uint64_t i = 0; i < nr && pd_cursor_ok(&c); i++) {
-			uint64_t v = u64_of(&c);
-
-			if (i < PD_PROF_CHAIN)
-				q->chain[i] = v;
-		}
+			pd_cursor_skip(&c, pd_cursor_left(&c) + 1);	/* bad */
+		else
+			chain_of(&c, nr, q->chain);
 	}
 	if (!pd_cursor_ok(&c)) {
 		r->bad_samples++;

@@ -48,15 +48,26 @@ struct prof_fork {
 	uint32_t pid, ppid;
 };
 
-/* A raw sample seen before: its hash and the self and stack slots it
- * added to (src/decode/profile.c); two to a cache line. */
+/* A raw sample seen before (src/decode/prof_memo.c): its hash, the
+ * self and stack slots it added to, its cpu, and where its copy lies
+ * in the ring (pos 0: unused); two to a cache line. */
 struct prof_memo {
-	uint64_t hash;
+	uint64_t hash, pos;
 	uint32_t self, stack;
-	uint32_t used, pad[3];
+	int32_t cpu, pad;
 };
 
 #define PROF_MEMO (1u << 16)	/* entries, in pairs */
+/* words of the ring of sample copies: 8 MB, touched as filled; an
+ * entry whose copy was written over is missed, not wrong */
+#define PROF_RING_WORDS ((size_t)1 << 20)
+
+static inline uint64_t
+pd_prof_mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0xff51afd7ed558ccdu;
+	return h ^ h >> 32;
+}
 
 /* Interned names: bump-allocated from these blocks, each string once. */
 struct prof_pool {
@@ -77,6 +88,8 @@ struct pd_prof_raw {
 	uint32_t *slots;
 	unsigned n_slots, cap_slots;
 	struct prof_memo *memo;		/* [PROF_MEMO], once a chain came */
+	uint64_t *ring;			/* [PROF_RING_WORDS], with memo */
+	uint64_t ring_pos;		/* words written, from PROF_RING_WORDS */
 	struct prof_map *maps;
 	unsigned n_maps, cap_maps;
 	struct prof_fork *forks;
@@ -92,5 +105,19 @@ struct pd_prof_raw {
 	uint64_t samples, dropped, stacks_dropped, maps_dropped;
 	double period;
 };
+
+struct pd_prof_raw;
+/* prof_memo.c: the memo's use by src/decode/profile.c */
+bool pd_prof_memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
+    int cpu, uint8_t mode, uint64_t period, uint64_t ip,
+    const uint64_t *chain, unsigned n_chain);
+void pd_prof_memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
+    uint32_t stack, uint32_t pid, int cpu, uint8_t mode, uint64_t ip,
+    const uint64_t *chain, unsigned n_chain);
+/* The memo's slots of the self (or stack) table follow its move:
+ * moved[i] is where slot i of the n went; moved is freed. */
+void pd_prof_memo_moved(struct pd_prof_raw *r, uint32_t *moved, unsigned n,
+    bool stack);
+void pd_prof_memo_free(struct pd_prof_raw *r);
 
 #endif

@@ -19,13 +19,6 @@
 #define CTX_GUEST_USER ((uint64_t)-2560)
 #define CTX_MAX ((uint64_t)-4095)
 
-static uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	h = (h ^ v) * 0xff51afd7ed558ccdu;
-	return h ^ h >> 32;
-}
-
 static void
 free_pool(void *ctx)
 {
@@ -62,7 +55,7 @@ pd_prof_raw_free(struct pd_prof_raw *r)
 	pd_big_free(r->self, r->self_size * sizeof(*r->self));
 	pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
 	pd_big_free(r->slots, r->cap_slots * sizeof(*r->slots));
-	pd_big_free(r->memo, r->memo ? PROF_MEMO * sizeof(*r->memo) : 0);
+	pd_prof_memo_free(r);
 	for (unsigned i = 0; i < r->n_maps; i++)
 		free(r->maps[i].filename);
 	free(r->maps);
@@ -95,12 +88,18 @@ addr_eq(const struct prof_addr *a, uint32_t pid, uint8_t mode, uint64_t ip)
 	return a->ip == ip && a->pid == pid && a->mode == mode;
 }
 
+static unsigned
+addr_hash(uint64_t ip, uint32_t pid, uint8_t mode)
+{
+	return (unsigned)pd_prof_mix(pd_prof_mix(ip, pid), mode);
+}
+
 static void
 reindex_addrs(struct pd_prof_raw *r)
 {
 	for (unsigned i = 0; i < r->n_addrs; i++) {
 		const struct prof_addr *a = &r->addrs[i];
-		unsigned h = (unsigned)mix(mix(a->ip, a->pid), a->mode) &
+		unsigned h = addr_hash(a->ip, a->pid, a->mode) &
 		    (r->addr_index_size - 1);
 
 		while (r->addr_index[h] != UINT32_MAX)
@@ -121,8 +120,7 @@ prof_addr(struct pd_prof_raw *r, uint32_t pid, uint8_t mode, uint64_t ip)
 	if (old != r->addr_index_size)
 		reindex_addrs(r);
 lookup_only:;
-	unsigned h = (unsigned)mix(mix(ip, pid), mode) &
-	    (r->addr_index_size - 1);
+	unsigned h = addr_hash(ip, pid, mode) & (r->addr_index_size - 1);
 
 	while (r->addr_index[h] != UINT32_MAX) {
 		struct prof_addr *a = &r->addrs[r->addr_index[h]];
@@ -151,25 +149,6 @@ moves(const struct pd_prof_raw *r, unsigned n)
 	return r->memo && n ? pd_big_alloc(n * sizeof(uint32_t)) : NULL;
 }
 
-/* The memo's slots of the self (or stack) table follow its move. */
-static void
-memo_moved(struct pd_prof_raw *r, uint32_t *moved, unsigned n, bool stack)
-{
-	if (!moved)
-		return;
-	for (unsigned i = 0; i < PROF_MEMO; i++) {
-		struct prof_memo *e = &r->memo[i];
-
-		if (!e->used)
-			continue;
-		if (stack)
-			e->stack = moved[e->stack];
-		else
-			e->self = moved[e->self];
-	}
-	pd_big_free(moved, n * sizeof(*moved));
-}
-
 /* The slot of (cpu, addr) after adding; UINT32_MAX when dropped. */
 static uint32_t
 add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
@@ -189,7 +168,7 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 		for (unsigned i = 0; i < r->self_size; i++) {
 			if (!r->self[i].used)
 				continue;
-			unsigned h = (unsigned)mix(0, r->self[i].key) &
+			unsigned h = (unsigned)pd_prof_mix(0, r->self[i].key) &
 			    (nsize - 1);
 
 			while (n[h].used)
@@ -200,10 +179,10 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 		}
 		pd_big_free(r->self, r->self_size * sizeof(*r->self));
 		r->self = n;
-		memo_moved(r, moved, r->self_size, false);
+		pd_prof_memo_moved(r, moved, r->self_size, false);
 		r->self_size = nsize;
 	}
-	unsigned h = (unsigned)mix(0, key) & (r->self_size - 1);
+	unsigned h = (unsigned)pd_prof_mix(0, key) & (r->self_size - 1);
 
 	while (r->self[h].used && r->self[h].key != key)
 		h = (h + 1) & (r->self_size - 1);
@@ -222,10 +201,10 @@ static uint32_t
 add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
     double period)
 {
-	uint64_t hash = mix(0x51ed, (uint64_t)(uint32_t)cpu);
+	uint64_t hash = pd_prof_mix(0x51ed, (uint64_t)(uint32_t)cpu);
 
 	for (unsigned i = 0; i < n; i++)
-		hash = mix(hash, ids[i]);
+		hash = pd_prof_mix(hash, ids[i]);
 	if (!r->stack_size || (r->n_stacks + 1) * 4 >= r->stack_size * 3) {
 		if (r->stack_size >= PD_PROF_STACKS * 2) {
 			r->stacks_dropped++;
@@ -248,7 +227,7 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 		}
 		pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
 		r->stacks = s;
-		memo_moved(r, moved, r->stack_size, true);
+		pd_prof_memo_moved(r, moved, r->stack_size, true);
 		r->stack_size = nsize;
 	}
 	unsigned h = (unsigned)hash & (r->stack_size - 1);
@@ -296,146 +275,6 @@ context_mode(uint64_t marker, uint8_t mode)
 	}
 }
 
-/* A sample whose pid, cpu, mode, ip and chain were seen before adds
- * its period where that one's did, without resolving each frame again:
- * a two-way memo of raw samples, by hash, each entry checked against
- * the stack it gave (so a collision costs only the long way), its
- * slots moved with the tables, used only when the tables would neither
- * grow nor drop on this sample.  The sums are the same additions in
- * the same order as the long way's. */
-static uint64_t
-raw_hash(uint32_t pid, int cpu, uint8_t mode, uint64_t ip,
-    const uint64_t *chain, unsigned n_chain)
-{
-	uint64_t h = mix(mix(mix(0x6d656d6f, pid), (uint64_t)(uint32_t)cpu),
-	    (uint64_t)mode << 32 | n_chain);
-
-	h = mix(h, ip);
-	for (unsigned i = 0; i < n_chain; i++)
-		h = mix(h, chain[i]);
-	return h;
-}
-
-/* Whether the raw sample resolves to stack s, as the long way would:
- * its leaf, then each frame in its mode, repeats of the frame before
- * folded, up to PD_PROF_CHAIN addresses. */
-static bool
-same_stack(const struct pd_prof_raw *r, const struct prof_stack *s,
-    uint32_t pid, uint8_t mode, uint64_t ip, const uint64_t *chain,
-    unsigned n_chain)
-{
-	const uint32_t *ids = r->slots + s->off;
-	unsigned n = 1;
-	uint8_t m = mode;
-
-	if (!addr_eq(&r->addrs[ids[0]], pid, mode, ip))
-		return false;
-	for (unsigned i = 0; i < n_chain && n < PD_PROF_CHAIN; i++) {
-		if (chain[i] >= CTX_MAX) {
-			m = context_mode(chain[i], m);
-			continue;
-		}
-		if (addr_eq(&r->addrs[ids[n - 1]], pid, m, chain[i]))
-			continue;
-		if (n == s->n || !addr_eq(&r->addrs[ids[n]], pid, m, chain[i]))
-			return false;
-		n++;
-	}
-	return n == s->n;
-}
-
-static struct prof_memo *
-memo_pair(const struct pd_prof_raw *r, uint64_t hash)
-{
-	return &r->memo[hash & (PROF_MEMO - 2)];
-}
-
-static bool
-memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid, int cpu,
-    uint8_t mode, uint64_t period, uint64_t ip, const uint64_t *chain,
-    unsigned n_chain)
-{
-	if (!r->memo || (r->n_self + 1) * 4 >= r->self_size * 3 ||
-	    (r->n_stacks + 1) * 4 >= r->stack_size * 3)
-		return false;
-	const struct prof_memo *e = memo_pair(r, hash);
-
-	if (!e->used || e->hash != hash)
-		e++;
-	if (!e->used || e->hash != hash)
-		return false;
-	struct prof_self *se = &r->self[e->self];
-	struct prof_stack *st = &r->stacks[e->stack];
-
-	if (!se->used || !st->n || st->cpu != cpu ||
-	    se->key != ((uint64_t)(uint32_t)cpu << 32 |
-	    r->slots[st->off]) || !same_stack(r, st, pid, mode, ip, chain,
-	    n_chain))
-		return false;
-	r->samples++;
-	r->period += (double)period;
-	se->period += (double)period;
-	se->samples++;
-	st->period += (double)period;
-	return true;
-}
-
-/* The newest first in its pair; an entry of the same hash (that failed
- * its check) is replaced. */
-static void
-memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
-    uint32_t stack)
-{
-	if (self == UINT32_MAX || stack == UINT32_MAX)
-		return;
-	if (!r->memo)
-		r->memo = pd_big_alloc(PROF_MEMO * sizeof(*r->memo));
-	struct prof_memo *e = memo_pair(r, hash);
-
-	if (e[0].hash != hash || !e[0].used)
-		e[1] = e[0];
-	e[0] = (struct prof_memo){ .hash = hash, .self = self,
-	    .stack = stack, .used = 1 };
-}
-
-uint64_t
-pd_prof_sample_hash(uint32_t pid, int cpu, enum pd_cpumode mode,
-    uint64_t ip, const uint64_t *chain, unsigned n_chain)
-{
-	return chain ? raw_hash(pid, cpu, (uint8_t)mode, ip, chain, n_chain) :
-	    0;
-}
-
-void
-pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, int stage)
-{
-	if (!r->memo)
-		return;
-	const struct prof_memo *e = memo_pair(r, hash);
-
-	if (stage == 0) {
-		__builtin_prefetch(e);
-		return;
-	}
-	if (!e->used || e->hash != hash)
-		e++;
-	if (!e->used || e->hash != hash || e->self >= r->self_size ||
-	    e->stack >= r->stack_size)
-		return;
-	const struct prof_stack *st = &r->stacks[e->stack];
-
-	if (stage == 1) {
-		__builtin_prefetch(&r->self[e->self]);
-		__builtin_prefetch(st);
-		return;
-	}
-	/* stage 2: the stack's frames, which the check compares */
-	if (st->n && st->off + st->n <= r->n_slots) {
-		__builtin_prefetch(&r->slots[st->off]);
-		__builtin_prefetch(&r->slots[st->off + st->n - 1]);
-	}
-}
-
 void
 pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
     enum pd_cpumode mode, uint64_t period, uint64_t ip,
@@ -450,8 +289,8 @@ pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
     int cpu, enum pd_cpumode mode, uint64_t period, uint64_t ip,
     const uint64_t *chain, unsigned n_chain)
 {
-	if (chain && memo_hit(r, hash, pid, cpu, (uint8_t)mode, period, ip,
-	    chain, n_chain))
+	if (chain && pd_prof_memo_hit(r, hash, pid, cpu, (uint8_t)mode,
+	    period, ip, chain, n_chain))
 		return;
 	uint32_t leaf = prof_addr(r, pid, (uint8_t)mode, ip);
 
@@ -484,7 +323,8 @@ pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
 		if (id != UINT32_MAX && id != ids[n - 1])
 			ids[n++] = id;
 	}
-	memo_put(r, hash, self, add_stack(r, cpu, ids, n, (double)period));
+	pd_prof_memo_put(r, hash, self, add_stack(r, cpu, ids, n,
+	    (double)period), pid, cpu, (uint8_t)mode, ip, chain, n_chain);
 }
 
 void

@@ -107,6 +107,7 @@ int test_group_hostile(void);
 int test_group_filter(void);
 int test_group_hash(void);
 int test_group_dynlib(void);
+int test_group_prof_memo(void);
 int test_group_fleet(void);
 int test_group_diff(void);
 int test_group_wrap(void);

@@ -38,6 +38,7 @@ main(void)
 	failed += test_group_filter();
 	failed += test_group_hash();
 	failed += test_group_dynlib();
+	failed += test_group_prof_memo();
 	failed += test_group_fleet();
 	return failed ? 1 : 0;
 }

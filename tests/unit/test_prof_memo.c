@@ -1,0 +1,149 @@
+/* The memo of raw samples (src/decode/prof_memo.c) changes how fast a
+ * profile is read, never what it holds: fed the same samples, tables
+ * filled with the real hashes, with one hash for every sample (each a
+ * collision) and with a new hash for each (the memo never found) are
+ * equal field for field, also once the ring of copies has gone round. */
+#include <string.h>
+#include "helpers.h"
+#include "decode/prof_raw.h"
+#include "decode/profile.h"
+
+#define CTX_KERNEL ((uint64_t)-128)
+#define CTX_USER ((uint64_t)-512)
+
+enum way { REAL_HASH, ONE_HASH, NEW_HASH };
+
+/* splitmix64: neighbouring seeds give unrelated numbers */
+static uint64_t
+next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebu;
+	return z ^ z >> 31;
+}
+
+/* sample k (of kinds kinds) of chain length len: the same k always
+ * gives the same sample */
+static unsigned
+make(uint64_t k, unsigned len, uint32_t *pid, int *cpu, uint64_t *ip,
+    uint64_t *chain)
+{
+	uint64_t s = k;
+	unsigned n = 0;
+
+	*pid = 1 + (uint32_t)(next(&s) % 2);
+	*cpu = (int)(next(&s) % 2);
+	/* few leaves, so that one hash for all finds many an entry of the
+	 * same pid, cpu and leaf but another chain */
+	*ip = 0xffffffff81000000u + 4 * (next(&s) % 4);
+	chain[n++] = CTX_KERNEL;
+	chain[n++] = *ip;
+	while (n < len) {
+		if (n == len / 2)
+			chain[n++] = CTX_USER;
+		else
+			chain[n++] = 0x400000 + 16 * (next(&s) % 32);
+	}
+	return n;
+}
+
+static void
+feed(struct pd_prof_raw *r, enum way w, uint64_t i, uint64_t k,
+    unsigned len)
+{
+	uint64_t chain[PD_PROF_CHAIN], ip;
+	uint32_t pid;
+	int cpu;
+	unsigned n = make(k, len, &pid, &cpu, &ip, chain);
+	uint64_t h = w == REAL_HASH ? pd_prof_sample_hash(pid, cpu,
+	    PD_MODE_KERNEL, ip, chain, n) : w == ONE_HASH ? 42 : i + 1;
+
+	pd_prof_prefetch(r, h, 0);
+	pd_prof_sample_hashed(r, h, pid, cpu, PD_MODE_KERNEL, 1000 + k % 7,
+	    ip, chain, n);
+}
+
+static void
+assert_same(const struct pd_prof_raw *a, const struct pd_prof_raw *b)
+{
+	assert_int_equal(a->samples, b->samples);
+	assert_true(a->period == b->period);
+	assert_int_equal(a->n_addrs, b->n_addrs);
+	assert_int_equal(a->n_self, b->n_self);
+	assert_int_equal(a->self_size, b->self_size);
+	assert_int_equal(a->n_stacks, b->n_stacks);
+	assert_int_equal(a->stack_size, b->stack_size);
+	assert_int_equal(a->n_slots, b->n_slots);
+	for (unsigned i = 0; i < a->self_size; i++) {
+		assert_int_equal(a->self[i].used, b->self[i].used);
+		assert_int_equal(a->self[i].key, b->self[i].key);
+		assert_true(a->self[i].period == b->self[i].period);
+		assert_int_equal(a->self[i].samples, b->self[i].samples);
+	}
+	for (unsigned i = 0; i < a->stack_size; i++) {
+		assert_int_equal(a->stacks[i].n, b->stacks[i].n);
+		assert_int_equal(a->stacks[i].off, b->stacks[i].off);
+		assert_true(a->stacks[i].period == b->stacks[i].period);
+	}
+	assert_memory_equal(a->slots, b->slots, a->n_slots * sizeof(*a->slots));
+}
+
+/* kinds kinds of sample, each len long, rounds times over, through
+ * each way up to last; the ring's copies made by the real hashes, as a
+ * share of the samples, at most (or, when below is false, more than)
+ * share_max. */
+static void
+compare(unsigned kinds, unsigned rounds, unsigned len, enum way last,
+    bool below, double share)
+{
+	struct pd_prof_raw *r[3] = { NULL, NULL, NULL };
+
+	for (int w = REAL_HASH; w <= (int)last; w++) {
+		uint64_t i = 0;
+
+		r[w] = pd_prof_raw_new();
+		for (unsigned round = 0; round < rounds; round++)
+			for (uint64_t k = 0; k < kinds; k++, i++)
+				feed(r[w], (enum way)w, i, k, len);
+	}
+	for (int w = ONE_HASH; w <= (int)last; w++)
+		assert_same(r[REAL_HASH], r[w]);
+	double copies = (double)(r[REAL_HASH]->ring_pos - PROF_RING_WORDS) /
+	    (len + 2) / ((double)kinds * rounds);
+
+	assert_true(below ? copies <= share : copies > share);
+	for (int w = REAL_HASH; w <= (int)last; w++)
+		pd_prof_raw_free(r[w]);
+}
+
+static void
+test_memo_many_repeats(void **state)
+{
+	(void)state;
+	/* each kind copied once, every later sample of it found */
+	compare(300, 20, 12, NEW_HASH, true, 1.0 / 20);
+}
+
+static void
+test_memo_ring_gone_round(void **state)
+{
+	(void)state;
+	/* 2700 kinds of 402 words: 1.09 M words, more than the ring, so
+	 * the second round finds the first kinds' copies written over and
+	 * copies them again */
+	assert_true((size_t)2700 * 402 > PROF_RING_WORDS);
+	compare(2700, 2, 400, ONE_HASH, false, 0.5);
+}
+
+int
+test_group_prof_memo(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memo_many_repeats),
+		cmocka_unit_test(test_memo_ring_gone_round),
+	};
+
+	return cmocka_run_group_tests_name("prof-memo", tests, NULL, NULL);
+}
