@@ -487,6 +487,11 @@ check_args(int argc, char **argv, const struct config *cfg)
 		    "or -f jsonl for one JSON line per bundle");
 		return -1;
 	}
+	if (cfg->jobs_given && (cfg->diff || !is_jsonl(cfg))) {
+		fprintf(stderr, "pathdoctor: -j: bundles at once, for -f jsonl "
+		    "(and ingest); one bundle is analysed in one process\n");
+		return -1;
+	}
 	if (!cfg->diff && is_jsonl(cfg) && check_jsonl(argc, argv, cfg) != 0)
 		return -1;
 	return check_filter(cfg);

@@ -324,6 +324,10 @@ def test_usage():
          "-j: between 1 and"),
         (["-f", "jsonl", "--dump-model", "samples/pve-tso-on.tgz"],
          "--dump-model reads one bundle"),
+        (["-j", "2", "samples/pve-tso-on.tgz"], "-j: bundles at once, for "
+         "-f jsonl"),
+        (["-f", "json", "-j", "2", "samples/pve-tso-on.tgz"],
+         "-j: bundles at once, for -f jsonl"),
     ]
     for i, (args, want) in enumerate(cases):
         rc, out, err = run(args)

@@ -144,32 +144,11 @@ segment_hash(const struct pd_cursor *c, size_t start, uint32_t ip_payload)
 	return (uint32_t)(h1 ^ h1 >> 32);
 }
 
-static bool
-tcp(struct pd_cursor *c, uint32_t ip_payload, struct pd_pkt *o)
+/* The MSS option, walking the options only as far as the capture has
+ * them. */
+static void
+mss_option(struct pd_cursor *c, size_t opt_end, struct pd_pkt *o)
 {
-	size_t start = c->pos;
-
-	o->tcp_hash = segment_hash(c, start, ip_payload);
-
-	o->sport = pd_cursor_be16(c);
-	o->dport = pd_cursor_be16(c);
-	o->seq = pd_cursor_be32(c);
-	o->ack = pd_cursor_be32(c);
-	uint8_t off = pd_cursor_u8(c);
-
-	o->flags = pd_cursor_u8(c);
-	o->win = pd_cursor_be16(c);
-	pd_cursor_skip(c, 4);	/* checksum, urgent pointer */
-	if (!pd_cursor_ok(c))
-		return false;
-	uint32_t hlen = (uint32_t)(off >> 4) * 4;
-
-	if (hlen < 20 || hlen > ip_payload)
-		return false;
-	o->payload = ip_payload - hlen;
-	/* options, only as far as the capture has them */
-	size_t opt_end = start + hlen;
-
 	while (c->pos < opt_end && pd_cursor_left(c) > 0) {
 		uint8_t kind = pd_cursor_u8(c);
 
@@ -186,6 +165,33 @@ tcp(struct pd_cursor *c, uint32_t ip_payload, struct pd_pkt *o)
 		else
 			pd_cursor_skip(c, l - 2u);
 	}
+}
+
+static bool
+tcp(struct pd_cursor *c, uint32_t ip_payload, struct pd_pkt *o)
+{
+	size_t start = c->pos;
+
+	o->tcp_hash = segment_hash(c, start, ip_payload);
+	const uint8_t *h = pd_cursor_bytes(c, 20);
+
+	if (!h)
+		return false;
+	o->sport = pd_be16_at(h);
+	o->dport = pd_be16_at(h + 2);
+	o->seq = pd_be32_at(h + 4);
+	o->ack = pd_be32_at(h + 8);
+	o->flags = h[13];
+	o->win = pd_be16_at(h + 14);
+	uint32_t hlen = (uint32_t)(h[12] >> 4) * 4;
+
+	if (hlen < 20 || hlen > ip_payload)
+		return false;
+	o->payload = ip_payload - hlen;
+	/* MSS is an option of SYNs only (RFC 9293, 3.7.1): the options of
+	 * every other segment (timestamps, SACK) are not walked */
+	if (o->flags & PD_TCP_SYN)
+		mss_option(c, start + hlen, o);
 	return true;
 }
 
@@ -366,26 +372,22 @@ ip_payload(struct pd_cursor *c, uint8_t proto, uint32_t left, int depth,
 static bool
 ipv4(struct pd_cursor *c, uint32_t frame_left, int depth, struct pd_pkt *o)
 {
-	uint8_t vihl = pd_cursor_u8(c);
+	const uint8_t *h = pd_cursor_bytes(c, 20);
 
-	pd_cursor_skip(c, 1);
-	uint16_t total = pd_cursor_be16(c);
-
-	o->ip_id = pd_cursor_be16(c);
-	uint16_t frag = pd_cursor_be16(c);
-
-	pd_cursor_skip(c, 1);
-	o->proto = pd_cursor_u8(c);
-	pd_cursor_skip(c, 2);
-	const uint8_t *src = pd_cursor_bytes(c, 4), *dst = pd_cursor_bytes(c, 4);
+	if (!h)
+		return undecoded(o, PD_UNDEC_SHORT, 0);
+	uint8_t vihl = h[0];
+	uint16_t total = pd_be16_at(h + 2), frag = pd_be16_at(h + 6);
 	uint32_t ihl = (uint32_t)(vihl & 0x0f) * 4;
 
-	if (!pd_cursor_ok(c) || (vihl >> 4) != 4 || ihl < 20)
+	o->ip_id = pd_be16_at(h + 4);
+	o->proto = h[9];
+	if ((vihl >> 4) != 4 || ihl < 20)
 		return undecoded(o, PD_UNDEC_SHORT, 0);
 	pd_cursor_skip(c, ihl - 20);
 	o->family = 4;
-	memcpy(o->src, src, 4);
-	memcpy(o->dst, dst, 4);
+	memcpy(o->src, h + 12, 4);
+	memcpy(o->dst, h + 16, 4);
 	/* a fragment, first or later, holds part of a segment: counted as
 	 * a fragment, not reassembled */
 	if (frag & 0x3fff)

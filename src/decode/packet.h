@@ -41,7 +41,7 @@ struct pd_pkt {
 	uint32_t seq, ack;
 	uint8_t flags;
 	uint16_t win;
-	uint16_t mss;		/* MSS option, 0 when absent */
+	uint16_t mss;		/* a SYN's MSS option, 0 when absent */
 	uint32_t payload;	/* TCP payload bytes, from IP lengths */
 	uint16_t ip_id;
 	uint32_t tcp_hash;	/* of the TCP header and captured payload */

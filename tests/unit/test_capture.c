@@ -464,6 +464,42 @@ test_decoder_link_types(void **state)
 	assert_false(pd_pkt_decode(147, fr, sizeof(fr), 162, &pk));
 }
 
+/* The MSS option is read from SYNs, where RFC 9293 allows it, after
+ * NOPs and timestamps, and only as far as the capture holds it; the
+ * options of other segments are not walked. */
+static void
+test_decoder_mss(void **state)
+{
+	struct pd_pkt pk;
+	/* IPv4 (20) and TCP with 12 bytes of options: NOP NOP MSS 1460,
+	 * then NOP NOP and a 2-byte end */
+	uint8_t ip[20 + 32] = { 0x45, 0, 0, 52, [9] = 6, [12] = 10, [15] = 1,
+	    [16] = 10, [19] = 2 };
+	uint8_t *t = ip + 20;
+
+	(void)state;
+	t[1] = 80; t[3] = 99; t[12] = 0x80;	/* 32 bytes of header */
+	memcpy(t + 20, (const uint8_t[]){ 1, 1, 2, 4, 0x05, 0xb4, 1, 1, 1, 1,
+	    1, 0 }, 12);
+	t[13] = PD_TCP_SYN;
+	assert_true(pd_pkt_decode(PD_LINK_IPV4, ip, sizeof(ip), 52, &pk));
+	assert_int_equal(pk.mss, 1460);
+	assert_int_equal(pk.payload, 0);
+	t[13] = PD_TCP_SYN | 0x10;		/* SYN-ACK */
+	assert_true(pd_pkt_decode(PD_LINK_IPV4, ip, sizeof(ip), 52, &pk));
+	assert_int_equal(pk.mss, 1460);
+	t[13] = 0x10;				/* an ACK carrying one */
+	assert_true(pd_pkt_decode(PD_LINK_IPV4, ip, sizeof(ip), 52, &pk));
+	assert_int_equal(pk.mss, 0);
+	/* the capture ends inside the option: decoded, MSS unknown */
+	t[13] = PD_TCP_SYN;
+	assert_true(pd_pkt_decode(PD_LINK_IPV4, ip, 20 + 20 + 3, 52, &pk));
+	assert_int_equal(pk.mss, 0);
+	/* a TCP header cut short is not decoded */
+	assert_false(pd_pkt_decode(PD_LINK_IPV4, ip, 20 + 19, 52, &pk));
+	assert_false(pd_pkt_decode(PD_LINK_IPV4, ip, 19, 52, &pk));
+}
+
 static void
 test_gso_rule(void **state)
 {
@@ -720,6 +756,7 @@ test_group_capture(void)
 		cmocka_unit_test(test_partial_overlap_and_tso),
 		cmocka_unit_test(test_captured_twice_by_ip_id),
 		cmocka_unit_test(test_decoder_link_types),
+		cmocka_unit_test(test_decoder_mss),
 		cmocka_unit_test(test_gso_rule),
 		cmocka_unit_test(test_pause_rule),
 		cmocka_unit_test(test_pcapng_checked_like_libpcap),
