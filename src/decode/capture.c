@@ -71,13 +71,16 @@ seq_lt(uint32_t a, uint32_t b)
 unsigned
 pd_size_bucket(uint32_t bytes)
 {
-	unsigned b = 1;
+	uint32_t v = bytes >> 6;
 
 	if (bytes == 0)
 		return 0;
-	for (uint32_t v = bytes >> 6; v && b < PD_SIZE_BUCKETS - 1; v >>= 1)
-		b++;
-	return b;
+	if (v == 0)
+		return 1;
+	/* 1 + the bits of v: one more bucket for each doubling */
+	unsigned b = 1 + (32 - (unsigned)__builtin_clz(v));
+
+	return b < PD_SIZE_BUCKETS - 1 ? b : PD_SIZE_BUCKETS - 1;
 }
 
 /* Addresses compared as numbers where they fit one (IPv4): memcmp's

@@ -82,17 +82,21 @@ ethernet(struct pd_cursor *c, uint32_t frame_left, int depth,
     struct pd_pkt *o)
 {
 	size_t start = c->pos;
+	const uint8_t *h = pd_cursor_bytes(c, 14);
 
-	pd_cursor_skip(c, 12);
-	uint16_t type = pd_cursor_be16(c);
+	if (!h)
+		return false;
+	uint16_t type = pd_be16_at(h + 12);
 
+	/* 802.1Q, 802.1ad and the old QinQ tags: TCI, then the next type */
 	for (int tags = 0; tags < 4 && (type == 0x8100 || type == 0x88a8 ||
 	    type == 0x9100); tags++) {
-		pd_cursor_skip(c, 2);
-		type = pd_cursor_be16(c);
+		const uint8_t *t = pd_cursor_bytes(c, 4);
+
+		if (!t)
+			return false;
+		type = pd_be16_at(t + 2);
 	}
-	if (!pd_cursor_ok(c))
-		return false;
 	size_t hdr = c->pos - start;
 
 	return l3(c, type, frame_left > hdr ? frame_left - (uint32_t)hdr : 0,

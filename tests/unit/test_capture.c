@@ -464,6 +464,29 @@ test_decoder_link_types(void **state)
 	assert_false(pd_pkt_decode(147, fr, sizeof(fr), 162, &pk));
 }
 
+/* Bucket 0 holds empty segments, 1 up to 63 bytes, and each after it
+ * a doubling (64-127, 128-255, ...), the last all above. */
+static void
+test_size_buckets(void **state)
+{
+	(void)state;
+	for (uint64_t x = 0; x <= UINT32_MAX; x = x < 70000 ? x + 1 :
+	    x * 3 / 2 + 1) {
+		uint32_t bytes = (uint32_t)x;
+		unsigned b = 1;
+
+		for (uint32_t v = bytes >> 6; v && b < PD_SIZE_BUCKETS - 1;
+		    v >>= 1)
+			b++;
+		assert_int_equal(pd_size_bucket(bytes), bytes ? b : 0);
+	}
+	assert_int_equal(pd_size_bucket(63), 1);
+	assert_int_equal(pd_size_bucket(64), 2);
+	assert_int_equal(pd_size_bucket(127), 2);
+	assert_int_equal(pd_size_bucket(128), 3);
+	assert_int_equal(pd_size_bucket(UINT32_MAX), PD_SIZE_BUCKETS - 1);
+}
+
 /* The MSS option is read from SYNs, where RFC 9293 allows it, after
  * NOPs and timestamps, and only as far as the capture holds it; the
  * options of other segments are not walked. */
@@ -757,6 +780,7 @@ test_group_capture(void)
 		cmocka_unit_test(test_captured_twice_by_ip_id),
 		cmocka_unit_test(test_decoder_link_types),
 		cmocka_unit_test(test_decoder_mss),
+		cmocka_unit_test(test_size_buckets),
 		cmocka_unit_test(test_gso_rule),
 		cmocka_unit_test(test_pause_rule),
 		cmocka_unit_test(test_pcapng_checked_like_libpcap),
