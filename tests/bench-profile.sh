@@ -1,7 +1,8 @@
 #!/bin/sh
 # Profile throughput, as medians of RUNS runs in the same run, each
 # against `perf report --stdio --sort sym` on the same file and symbol
-# sources, as a ratio; and pathdoctor's peak memory.
+# sources, the two run in turn and the ratio the median of the pairs';
+# and pathdoctor's peak memory.
 #
 # 1. The GX10 sample profile scaled to SCALE times its 9895 samples (22
 #    make about 218k, with call chains) and its kallsyms.
@@ -20,6 +21,7 @@
 set -eu
 scale=${1:-22}
 runs=${2:-3}
+export runs
 real=${REAL_SECONDS:-10}
 bin=build/pathdoctor
 dir=build/bench/profile-$scale
@@ -28,20 +30,21 @@ command -v perf >/dev/null 2>&1 || { echo "perf is not installed"; exit 1; }
 . tests/bench-lib.sh
 echo "machine: $(nproc) cores, $(uname -r)"
 
-ratio() { awk "BEGIN { printf \"%.1f\", $1 / $2 }"; }
-
-# compare NAME BUNDLE PERF_REPORT_COMMAND
+# compare NAME BUNDLE PERF_REPORT_COMMAND: each pair timed in turn
+# (pairtime), the ratio the median of the pairs'
 compare() {
-	pr=$(timeit "$3")
-	echo "$1: perf report --stdio --sort sym: ${pr} s (the floor)"
-	pd=$(timeit "$bin -f json $2")
-	echo "$1: pathdoctor:                     ${pd} s" \
-	    "($(ratio "$pr" "$pd")x faster)"
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" "$3" $(pairtime "$3" "$bin -f json $2")
+	echo "$1: perf report --stdio --sort sym: $4 s (the floor)"
+	echo "$1: pathdoctor:                     $5 s" \
+	    "($(awk -v r="$6" 'BEGIN { printf "%.1f", r }')x faster)"
 	if [ -n "${BASELINE:-}" ]; then
-		old=$(timeit "$BASELINE -f json $2")
-		echo "$1:   BASELINE:                     ${old} s (this" \
-		    "build $(awk "BEGIN { printf \"%.2f\", $pd / $old }")x" \
-		    "of it)"
+		# shellcheck disable=SC2046
+		set -- "$1" "$2" "$3" $(pairtime "$bin -f json $2" \
+		    "$BASELINE -f json $2")
+		echo "$1:   BASELINE:                     $5 s (this build" \
+		    "$4 s beside it, $(awk -v r="$6" \
+		    'BEGIN { printf "%.2f", r }')x of it)"
 	fi
 	if [ -x /usr/bin/time ]; then
 		/usr/bin/time -f "$1: pathdoctor peak memory: %M KB" \

@@ -6,7 +6,9 @@
 # present, else of the sample nic2.pcap; packs it as .tgz, .tar.zst and
 # .tar.xz and converts it to pcapng, then prints, as medians of RUNS runs
 # measured in the same run, each median, each floor and each ratio with
-# its target:
+# its target (each pair of commands run in turn, A B A B ..., and the
+# ratio the median of the pairs' ratios: the machine's drift falls on
+# both alike):
 #   .tgz      pathdoctor against `igzip -dc` (ISA-L's inflate, <= 1.15x)
 #             and `bsdtar -xOf` (<= 0.85x); gzip -dc and --one-thread too
 #   .tar.zst  against `bsdtar -xOf` (<= 1.3x)
@@ -71,78 +73,70 @@ echo "capture: $pcap from $src, $(wc -c <"$pcap") bytes, $packets packets;" \
     ".tgz $(wc -c <"$b") bytes; $runs runs each"
 echo
 
-# row LABEL SECONDS FLOOR_LABEL FLOOR_SECONDS TARGET: one line of the
-# table, the ratio and whether it meets TARGET (a ratio; "-" for none)
+# row LABEL SECONDS FLOOR_LABEL FLOOR_SECONDS RATIO TARGET: one line of
+# the table, and whether RATIO meets TARGET (a ratio; "-" for none)
 rows=$dir/rows.$$
 : >"$rows"
 row() {
-	awk -v l="$1" -v s="$2" -v fl="$3" -v f="$4" -v t="$5" 'BEGIN {
-	    r = s / f
+	awk -v l="$1" -v s="$2" -v fl="$3" -v f="$4" -v r="$5" -v t="$6" \
+	    'BEGIN {
 	    verdict = t == "-" ? "" : (r <= t + 0 ? "met" : "NOT met")
 	    printf "| %s | %.3f s | %s %.3f s | %.2fx | %s %s |\n", l, s, fl,
 	        f, r, t == "-" ? "" : "<= " t "x", verdict }' >>"$rows"
 }
 have() { command -v "$1" >/dev/null 2>&1; }
 say() { printf '%-34s %s\n' "$1" "$2"; }
+# versus LABEL CMD FLOOR_LABEL FLOOR_CMD TARGET: the two timed in turn
+# (pairtime), said, and a row of the table with the median ratio
+versus() {
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" "$3" "$4" "$5" $(pairtime "$2" "$4")
+	say "$1 against $3:" "$6 s and $7 s, $8x"
+	row "$1" "$6" "$3" "$7" "$8" "$5"
+}
 
 # the .tgz: ISA-L's inflate and bsdtar are the floors
-pd=$(timeit "$bin -f json $b")
-say "pathdoctor .tgz:" "$pd s"
-pd1=$(timeit "$bin --one-thread -f json $b")
-say "  --one-thread:" "$pd1 s"
-row ".tgz --one-thread" "$pd1" "pathdoctor .tgz" "$pd" -
-gz=$(timeit "gzip -dc $b")
-say "gzip -dc:" "$gz s"
-row ".tgz" "$pd" "gzip -dc" "$gz" -
+versus ".tgz --one-thread" "$bin --one-thread -f json $b" \
+    "pathdoctor .tgz" "$bin -f json $b" -
+versus ".tgz" "$bin -f json $b" "gzip -dc" "gzip -dc $b" -
 if have igzip; then
-	ig=$(timeit "igzip -dc $b")
-	say "igzip -dc:" "$ig s"
-	row ".tgz" "$pd" "igzip -dc" "$ig" 1.15
+	versus ".tgz" "$bin -f json $b" "igzip -dc" "igzip -dc $b" 1.15
 else
 	say "igzip -dc:" "not installed (Debian: isal)"
 fi
 for form in tgz tar.zst tar.xz; do
 	f=$dir/bench-$size.$form
-	[ "$form" = tgz ] || {
-		t=$(timeit "$bin -f json $f")
-		say "pathdoctor .$form:" "$t s"
-	}
-	[ "$form" = tgz ] && t=$pd
 	if have bsdtar; then
-		bt=$(timeit "bsdtar -xOf $f")
-		say "bsdtar -xOf .$form:" "$bt s"
 		case $form in
 		tgz) target=0.85 ;; tar.zst) target=1.3 ;; *) target=- ;;
 		esac
-		row ".$form" "$t" "bsdtar -xOf" "$bt" "$target"
+		versus ".$form" "$bin -f json $f" "bsdtar -xOf" \
+		    "bsdtar -xOf $f" "$target"
+	else
+		say "bsdtar -xOf:" "not installed (Debian: libarchive-tools)"
 	fi
 	if [ -n "${BASELINE:-}" ]; then
-		old=$(timeit "$BASELINE -f json $f")
-		say "  BASELINE .$form:" "$old s"
-		row ".$form" "$t" "BASELINE" "$old" -
+		versus ".$form" "$bin -f json $f" "BASELINE" \
+		    "$BASELINE -f json $f" -
 	fi
 done
 
 # the plain capture: libpcap's bare read is the floor
-pp=$(timeit "$bin -f json $pcap")
-say "pathdoctor .pcap:" "$pp s"
 if have tcpdump; then
-	bare=$(timeit "tcpdump -r $pcap -w /dev/null")
-	say "tcpdump -r F -w /dev/null:" "$bare s"
-	row ".pcap" "$pp" "tcpdump -r -w null" "$bare" 1.0
+	versus ".pcap" "$bin -f json $pcap" "tcpdump -r -w null" \
+	    "tcpdump -r $pcap -w /dev/null" 1.0
 fi
 if [ -f "$ng" ]; then
-	png=$(timeit "$bin -f json $ng")
-	say "pathdoctor .pcapng:" "$png s"
-	row ".pcapng" "$png" "pathdoctor .pcap" "$pp" 1.10
+	versus ".pcapng" "$bin -f json $ng" "pathdoctor .pcap" \
+	    "$bin -f json $pcap" 1.10
 else
 	say "pathdoctor .pcapng:" "no editcap (Debian: tshark) to convert"
 fi
 if [ -n "${BASELINE:-}" ]; then
-	old=$(timeit "$BASELINE -f json $pcap")
-	say "  BASELINE .pcap:" "$old s"
-	row ".pcap" "$pp" "BASELINE" "$old" -
+	versus ".pcap" "$bin -f json $pcap" "BASELINE" \
+	    "$BASELINE -f json $pcap" -
 fi
+pp=$(timeit "$bin -f json $pcap")
 
 # peak memory on each input
 mem=""

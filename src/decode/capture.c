@@ -102,14 +102,19 @@ addr_cmp(const uint8_t *x, const uint8_t *y, int family)
 void
 pd_flow_key_of(const struct pd_pkt *p, struct pd_flow_key *k, int *dir)
 {
-	size_t n = p->family == 4 ? 4 : 16;
 	int c = addr_cmp(p->src, p->dst, p->family);
 
 	memset(k, 0, sizeof(*k));
 	k->family = p->family;
 	*dir = c > 0 || (c == 0 && p->sport > p->dport);
-	memcpy(k->a, *dir ? p->dst : p->src, n);
-	memcpy(k->b, *dir ? p->src : p->dst, n);
+	/* copies of a constant size: a move each, not a call */
+	if (p->family == 4) {
+		memcpy(k->a, *dir ? p->dst : p->src, 4);
+		memcpy(k->b, *dir ? p->src : p->dst, 4);
+	} else {
+		memcpy(k->a, *dir ? p->dst : p->src, 16);
+		memcpy(k->b, *dir ? p->src : p->dst, 16);
+	}
 	k->pa = *dir ? p->dport : p->sport;
 	k->pb = *dir ? p->sport : p->dport;
 }
