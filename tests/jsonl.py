@@ -95,9 +95,11 @@ def make_inputs(tmp):
 
 def check_hash(b, line):
     if not os.path.exists(b) or not os.access(b, os.R_OK):
-        return "sha256" not in line and "bytes" not in line
+        return ("sha256" not in line and "bytes" not in line and
+                "hash_error" in line)
     want = dir_hash(b) if os.path.isdir(b) else file_hash(b)
-    return (line.get("sha256"), line.get("bytes")) == want
+    return (line.get("sha256"), line.get("bytes")) == want and \
+        "hash_error" not in line
 
 
 def check_line(b, line, opts, stdin):
@@ -312,6 +314,17 @@ def test_status_line():
            repr(text[-200:]))
 
 
+def test_hash_error():
+    """A bundle that gets no hash says why, and is analysed all the
+    same."""
+    d = "samples/bundles/gx10-before"
+    rc, out, err = run(["-f", "jsonl", "--max-members", "3", d])
+    line = lines_of(out)[0]
+    result("hash-error-why", "sha256" not in line and
+           line.get("hash_error") == "more than 3 files: not hashed" and
+           "report" in line, repr(line.get("hash_error")))
+
+
 def test_usage():
     cases = [
         (["-f", "md", "samples/pve-tso-on.tgz", "samples/pve-tso-off.tgz"],
@@ -344,6 +357,7 @@ def main():
         test_killed_hashed(tmp)
         test_order()
         test_status_line()
+        test_hash_error()
         test_usage()
     finally:
         os.chmod(os.path.join(tmp, "locked.tgz"), 0o600)
