@@ -3,12 +3,12 @@
 # numbers, the median wall time of RUNS runs of a shell command, and
 # two commands timed in turn.
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-# once CMD: the wall time of one run
+# once CMD: the wall time of one run, whatever its exit status
 once() {
 	s=$(date +%s.%N)
-	sh -c "$1" >/dev/null 2>&1
+	sh -c "$1" >/dev/null 2>&1 || :
 	e=$(date +%s.%N)
-	awk "BEGIN { printf \"%.3f\\n\", $e - $s }"
+	awk "BEGIN { printf \"%.4f\\n\", $e - $s }"
 }
 # timeit CMD [N]: N runs (default $runs)
 timeit() {
@@ -18,17 +18,23 @@ timeit() {
 		i=$((i + 1))
 	done | median
 }
-# pairtime A B [N]: N runs of each, A then B, in turn, so that the
-# machine's drift from one minute to the next (up to 1.8x here) falls
-# on both alike; prints A's median, B's median and the median of the N
-# ratios A/B of runs side by side, the ratio to quote
+# pairtime A B [N]: N runs of each, in turn (A B, then B A, and so
+# on, so that neither always goes first), so that the machine's drift
+# from one minute to the next (up to 1.8x here) falls on both alike;
+# prints A's median, B's median and the median of the N ratios A/B of
+# runs side by side, the ratio to quote
 pairtime() {
 	pt=$(mktemp)
 	i=0
 	while [ $i -lt "${3:-$runs}" ]; do
-		a=$(once "$1")
-		b=$(once "$2")
-		awk -v a="$a" -v b="$b" 'BEGIN { printf "%s %s %.4f\n", a, b,
+		if [ $((i % 2)) -eq 0 ]; then
+			a=$(once "$1")
+			b=$(once "$2")
+		else
+			b=$(once "$2")
+			a=$(once "$1")
+		fi
+		awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f %.3f %.4f\n", a, b,
 		    (b > 0 ? a / b : 0) }' >>"$pt"
 		i=$((i + 1))
 	done

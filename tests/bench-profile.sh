@@ -21,7 +21,6 @@
 set -eu
 scale=${1:-22}
 runs=${2:-3}
-export runs
 real=${REAL_SECONDS:-10}
 bin=build/pathdoctor
 dir=build/bench/profile-$scale

@@ -136,7 +136,6 @@ if [ -n "${BASELINE:-}" ]; then
 	versus ".pcap" "$bin -f json $pcap" "BASELINE" \
 	    "$BASELINE -f json $pcap" -
 fi
-pp=$(timeit "$bin -f json $pcap")
 
 # peak memory on each input
 mem=""
@@ -171,6 +170,7 @@ if [ -n "${BENCH_BIG:-}" ]; then
 	done
 fi
 if [ "${BENCH_TSHARK:-0}" = 1 ] && have tshark; then
+	pp=$(timeit "$bin -f json $pcap")
 	# one run (minutes on a large capture); its time and peak memory
 	out=$(python3 tests/bench-peak.py tshark -n -r "$pcap" -T fields \
 	    -e tcp.len)

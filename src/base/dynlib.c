@@ -15,10 +15,10 @@ static bool
 resolve(struct pd_dynlib *lib, void *h, const char *soname)
 {
 	for (const struct pd_dynsym *s = lib->syms; s->name; s++) {
-		if (!dlsym(h, s->name) || s->size != sizeof(void *)) {
+		if (!dlsym(h, s->name)) {
 			snprintf(lib->err, sizeof(lib->err), "%s needs %s, "
 			    "and the %s loaded has no function %s", lib->what,
-			    soname, soname, s->name);
+			    lib->sonames[0], soname, s->name);
 			return false;
 		}
 	}
@@ -30,27 +30,32 @@ resolve(struct pd_dynlib *lib, void *h, const char *soname)
 	return true;
 }
 
+/* The first name that loads with every function wins; a library that
+ * loaded without them stays loaded, unused (its constructors ran). The
+ * message is of the first name's failure, the one to install. */
 static bool
 load(struct pd_dynlib *lib)
 {
-	const char *why = "no library named";
-
 	for (const char *const *n = lib->sonames; *n; n++) {
 		void *h = dlopen(*n, RTLD_NOW | RTLD_LOCAL);
 
 		if (!h) {
-			why = dlerror();
+			if (!lib->err[0]) {
+				const char *why = dlerror();
+
+				snprintf(lib->err, sizeof(lib->err), "%s needs "
+				    "%s, which could not be loaded: %s",
+				    lib->what, lib->sonames[0], why ? why :
+				    "no library of that name");
+			}
 			continue;
 		}
 		if (resolve(lib, h, *n)) {
 			lib->handle = h;
+			lib->err[0] = '\0';
 			return true;
 		}
-		dlclose(h);
-		return false;
 	}
-	snprintf(lib->err, sizeof(lib->err), "%s needs %s, which could not "
-	    "be loaded: %s", lib->what, lib->sonames[0], why ? why : "");
 	return false;
 }
 

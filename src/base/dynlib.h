@@ -9,10 +9,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* One function of the library and where its address goes; size is the
- * pointer's, taken from an assignment of the real function that is
- * never evaluated, so the compiler checks the pointer's type against
- * the library's own header. */
+/* One function of the library and where its address goes.  size is
+ * taken from an assignment of the real function that is never
+ * evaluated (sizeof's operand), so the compiler checks the pointer's
+ * type against the library's own header: an error in the check build,
+ * a warning in a plain one. */
 struct pd_dynsym {
 	const char *name;
 	void *slot;

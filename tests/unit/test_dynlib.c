@@ -77,6 +77,28 @@ test_function_missing(void **state)
 	assert_null(a);		/* all or none */
 }
 
+/* A library that loads but lacks a function gives way to the next
+ * name, and the first name's failure is what a miss would have said. */
+static void
+test_next_name(void **state)
+{
+	void *slot = NULL;
+	const struct pd_dynsym syms[] = {
+		{ "cos", &slot, sizeof(slot) }, { NULL, NULL, 0 }
+	};
+	struct pd_dynlib lib = {
+		.what = "the test",
+		.sonames = (const char *const[]){ "libz.so.1", "libm.so.6",
+		    NULL },
+		.syms = syms,
+	};
+
+	(void)state;
+	assert_true(pd_dynlib_load(&lib));
+	assert_non_null(slot);
+	assert_string_equal(lib.err, "");
+}
+
 int
 test_group_dynlib(void)
 {
@@ -84,6 +106,7 @@ test_group_dynlib(void)
 		cmocka_unit_test(test_loaded_and_called),
 		cmocka_unit_test(test_library_missing),
 		cmocka_unit_test(test_function_missing),
+		cmocka_unit_test(test_next_name),
 	};
 
 	return cmocka_run_group_tests_name("dynlib", tests, NULL, NULL);
