@@ -60,8 +60,10 @@ struct id_attr {
 
 /* Samples are decoded QUEUE ahead of being added, so that what each
  * will read of the profile's tables is asked for (prefetched) while
- * the ones before it are added; added in the file's order. */
-#define QUEUE 12
+ * the ones before it are added; added in the file's order.  A power of
+ * two, so that a position in the queue costs a mask, not a division. */
+#define QUEUE 16
+_Static_assert((QUEUE & (QUEUE - 1)) == 0, "QUEUE is a power of two");
 
 struct queued {
 	struct pd_prof_raw *raw;
