@@ -220,6 +220,26 @@ def sqlite_writers(tmp, want_dump):
     check("two writers: the rows of one", rc == 0 and d == want_dump, err)
 
 
+def sqlite_cold_opens(tmp):
+    """Two writers opening one new file in the same instant, twenty
+    times over: the first turns it to WAL, the second, refused that
+    lock at once, waits and tries again instead of failing."""
+    errors = []
+    for i in range(20):
+        url = os.path.join(tmp, "cold-%d.sqlite" % i)
+        procs = [subprocess.Popen([BIN, "ingest", "--db", url, "-j", "1",
+                                   "samples/pve-tso-on.tgz"],
+                                  stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True)
+                 for _ in range(2)]
+        for q in procs:
+            if q.wait() != 0:
+                errors.append(q.stderr.read())
+            q.stderr.close()
+    check("two writers opening a new SQLite file, 20 times",
+          not errors, "\n".join(errors[:3]))
+
+
 def stdin_checks(tmp):
     url = os.path.join(tmp, "stdin.sqlite")
     lines = []
@@ -313,6 +333,7 @@ def main():
         want, facts, rules = expected()
         url, d = sqlite_checks(tmp, want, facts, rules)
         sqlite_writers(tmp, d)
+        sqlite_cold_opens(tmp)
         stdin_checks(tmp)
         escape_checks(tmp)
         schema_check()

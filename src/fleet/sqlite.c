@@ -12,6 +12,7 @@
 #endif
 
 #define BUSY_MS 60000	/* a writer waits this long for another's commit */
+#define WAL_TRIES 16	/* about 10 s of pd_db_backoff's pauses */
 
 /* SQLite's functions, resolved when the first database opens */
 static struct {
@@ -75,6 +76,27 @@ fail(sqlite3 *h, int rc, char *err, size_t n)
 	return PD_DB_ERR;
 }
 
+/* WAL: readers (queries) do not block the writer; NORMAL syncs at
+ * checkpoints, not at each bundle's commit: a killed worker still loses
+ * no committed bundle, only a power cut may lose the last.  Turning a
+ * new file to WAL wants its lock at once, past the busy handler, so
+ * two writers opening a new database together get "database is locked"
+ * from it: the loser waits and tries again. */
+static int
+wal(sqlite3 *h)
+{
+	int rc;
+
+	for (unsigned n = 1;; n++) {
+		rc = sq.sqlite3_exec(h, "PRAGMA journal_mode=WAL; PRAGMA "
+		    "synchronous=NORMAL", NULL, NULL, NULL);
+		if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) ||
+		    n == WAL_TRIES)
+			return rc;
+		pd_db_backoff(n);
+	}
+}
+
 static int
 open_db(const char *url, void **out, char *err, size_t n)
 {
@@ -95,12 +117,7 @@ open_db(const char *url, void **out, char *err, size_t n)
 		return PD_DB_ERR;
 	}
 	sq.sqlite3_busy_timeout(h, BUSY_MS);
-	/* WAL: readers (queries) do not block the writer; NORMAL syncs at
-	 * checkpoints, not at each bundle's commit: a killed worker still
-	 * loses no committed bundle, only a power cut may lose the last */
-	if (sq.sqlite3_exec(h, "PRAGMA journal_mode=WAL; PRAGMA synchronous="
-	    "NORMAL", NULL, NULL, NULL) !=
-	    SQLITE_OK) {
+	if (wal(h) != SQLITE_OK) {
 		snprintf(err, n, "%s: %s", path, sq.sqlite3_errmsg(h));
 		sq.sqlite3_close(h);
 		return PD_DB_ERR;
