@@ -64,14 +64,21 @@ accepts(const char *url)
 	return true;
 }
 
+/* Another connection holds the lock: trying again may succeed. */
+static bool
+busy(int rc)
+{
+	return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
 static int
 fail(sqlite3 *h, int rc, char *err, size_t n)
 {
 	int x = h ? sq.sqlite3_extended_errcode(h) : rc;
 
 	snprintf(err, n, "%s", h ? sq.sqlite3_errmsg(h) : sq.sqlite3_errstr(rc));
-	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED ||
-	    x == SQLITE_CONSTRAINT_UNIQUE || x == SQLITE_CONSTRAINT_PRIMARYKEY)
+	if (busy(rc) || x == SQLITE_CONSTRAINT_UNIQUE ||
+	    x == SQLITE_CONSTRAINT_PRIMARYKEY)
 		return PD_DB_RETRY;
 	return PD_DB_ERR;
 }
@@ -90,8 +97,7 @@ wal(sqlite3 *h)
 	for (unsigned n = 1;; n++) {
 		rc = sq.sqlite3_exec(h, "PRAGMA journal_mode=WAL; PRAGMA "
 		    "synchronous=NORMAL", NULL, NULL, NULL);
-		if (((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) ||
-		    n == WAL_TRIES)
+		if (!busy(rc) || n == WAL_TRIES)
 			return rc;
 		pd_db_backoff(n);
 	}
