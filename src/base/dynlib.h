@@ -13,7 +13,8 @@
  * taken from an assignment of the real function that is never
  * evaluated (sizeof's operand), so the compiler checks the pointer's
  * type against the library's own header: an error in the check build,
- * a warning in a plain one. */
+ * a warning in a plain one.  That check is all size is for: its value,
+ * a pointer's size, is never read. */
 struct pd_dynsym {
 	const char *name;
 	void *slot;
