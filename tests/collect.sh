@@ -432,4 +432,60 @@ PY
 		echo "not ok collect stopped $sh_name $how: the check exited" \
 		    "with status $?"
 	done
+
+	# a workload that ends long before --timeout ends the watchdog too,
+	# at once and with nothing of it left behind
+	out=$tmp/quick-$sh_name.tgz
+	t0=$(date +%s)
+	# shellcheck disable=SC2086
+	PATH=$tmp/shim:$PATH ip netns exec "$a" $shell "$script" -o "$out" \
+	    --timeout 60 --during 'echo quick' >"$tmp/quick-$sh_name.log" 2>&1
+	took=$(($(date +%s) - t0))
+	left=$(ip netns pids "$a" 2>/dev/null | wc -l)
+	if [ ! -s "$out" ]; then
+		echo "not ok collect quick $sh_name watchdog: no bundle"
+		sed 's/^/# /' "$tmp/quick-$sh_name.log"
+	elif [ "$took" -gt 30 ] || [ "$left" -ne 0 ]; then
+		echo "not ok collect quick $sh_name watchdog: the collector took" \
+		    "$took s, $left processes left running"
+	elif ! tar -xzOf "$out" --wildcards '*/manifest.txt' |
+	    grep -q "^workload${tab}0${tab}"; then
+		echo "not ok collect quick $sh_name watchdog: the manifest does" \
+		    "not say the workload exited with 0"
+	else
+		echo "ok collect quick $sh_name watchdog: done in $took s," \
+		    "nothing left running"
+	fi
+
+	# an interrupted collector stops the workload, all of it, and the
+	# watchdog with its sleep
+	for how in timeout watchdog; do
+		path=$PATH
+		[ $how = timeout ] || path=$tmp/shim:$PATH
+		# shellcheck disable=SC2086
+		PATH=$path ip netns exec "$a" $shell "$script" \
+		    -o "$tmp/interrupted.tgz" --timeout 60 --during 'sleep 60' \
+		    >"$tmp/interrupted.log" 2>&1 &
+		collector=$!
+		sleep 2
+		kill "$collector"
+		wait "$collector"
+		rc=$?
+		# a process sent TERM is gone once it has been scheduled
+		n=0
+		while left=$(ip netns pids "$a" 2>/dev/null | wc -l) &&
+		    [ "$left" -ne 0 ] && [ $n -lt 20 ]; do
+			sleep 0.25
+			n=$((n + 1))
+		done
+		if [ $rc -ne 130 ] || [ "$left" -ne 0 ]; then
+			echo "not ok collect interrupted $sh_name $how: exit $rc," \
+			    "$left processes left running"
+			# shellcheck disable=SC2046
+			kill -KILL $(ip netns pids "$a") 2>/dev/null
+		else
+			echo "ok collect interrupted $sh_name $how: exit 130," \
+			    "nothing left running"
+		fi
+	done
 done
