@@ -17,34 +17,53 @@
 
 #define KSYMS_MAX (8u << 20)
 
-/* "ffffffff81000000 T _text" or "... t name\t[module]": the parts, or
- * false when the line is not one. */
+/* A hex digit's value plus one, 0 for any other byte: addresses are
+ * printed in lower case. */
+#define D(c, v) [c] = (v) + 1
+static const unsigned char hex_digit[256] = {
+	D('0', 0), D('1', 1), D('2', 2), D('3', 3), D('4', 4), D('5', 5),
+	D('6', 6), D('7', 7), D('8', 8), D('9', 9), D('a', 10), D('b', 11),
+	D('c', 12), D('d', 13), D('e', 14), D('f', 15),
+};
+#undef D
+
+/* "ffffffff81000000 T _text": the address and the type, and where the
+ * name starts; false when the line is not one (the name must not be
+ * empty).  A line is read this far whatever its type; only the kept
+ * ones go on to split_name. */
 static bool
-split(const char *line, uint64_t *addr, char *type, const char **name,
-    size_t *name_len, const char **mod, size_t *mod_len)
+split_head(const char *line, size_t len, uint64_t *addr, char *type,
+    const char **rest)
 {
-	const char *p = line, *e;
+	const unsigned char *p = (const unsigned char *)line;
+	uint64_t a = 0;
 	size_t n = 0;
 
-	*addr = 0;
-	for (;; n++) {
-		char ch = p[n];
-
-		if (ch >= '0' && ch <= '9')
-			*addr = *addr << 4 | (uint64_t)(ch - '0');
-		else if (ch >= 'a' && ch <= 'f')
-			*addr = *addr << 4 | (uint64_t)(ch - 'a' + 10);
-		else
-			break;
-	}
+	/* a 64-bit kernel's 16 digits at once, else one by one */
+	if (len > 16 && line[16] == ' ' && pd_hex16_lower(line, &a))
+		n = 16;
+	else
+		for (unsigned v; (v = hex_digit[p[n]]) != 0; n++)
+			a = a << 4 | (v - 1);
 	if (n < 8 || n > 16 || p[n] != ' ' || !p[n + 1] || p[n + 2] != ' ')
 		return false;
-	*type = p[n + 1];
 	p += n + 3;
-	for (e = p; *e && *e != ' ' && *e != '\t'; e++)
-		;
-	if (e == p)
+	if (!*p || *p == ' ' || *p == '\t')
 		return false;
+	*addr = a;
+	*type = line[n + 1];
+	*rest = (const char *)p;
+	return true;
+}
+
+/* The name and the "[module]" after it, if any, of what split_head
+ * left. */
+static void
+split_name(const char *p, const char **name, size_t *name_len,
+    const char **mod, size_t *mod_len)
+{
+	const char *e = p + strcspn(p, " \t");
+
 	*name = p;
 	*name_len = (size_t)(e - p);
 	*mod = NULL;
@@ -59,7 +78,6 @@ split(const char *line, uint64_t *addr, char *type, const char **name,
 			*mod_len = (size_t)(close - e + 1);
 		}
 	}
-	return true;
 }
 
 static int
@@ -75,10 +93,9 @@ bid_kallsyms(const struct pd_member *m)
 	    i++) {
 		uint64_t addr;
 		char type;
-		const char *name, *mod;
-		size_t nl, ml;
+		const char *rest;
 
-		if (!split(line, &addr, &type, &name, &nl, &mod, &ml) ||
+		if (!split_head(line, strlen(line), &addr, &type, &rest) ||
 		    !strchr("aAbBdDgGiIn NprRsStTuUvVwW?", type))
 			return 0;
 		good++;
@@ -137,20 +154,21 @@ parse_kallsyms(const struct pd_member *m, struct pd_input *in,
 	while (pd_input_getline(in, &line, &len)) {
 		uint64_t addr;
 		char type;
-		const char *name, *mod;
+		const char *rest, *name, *mod;
 		size_t nl, ml;
 
-		if (!split(line, &addr, &type, &name, &nl, &mod, &ml))
+		if (!split_head(line, len, &addr, &type, &rest))
 			continue;
 		lines++;
 		if (!addr) {
 			zero++;
 			continue;
 		}
-		if (!strchr("tTwW", type))
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
 		if (h->n_ksyms == KSYMS_MAX)
 			break;
+		split_name(rest, &name, &nl, &mod, &ml);
 		if (h->n_ksyms == h->cap_ksyms)
 			grow(h, d->arena, m->size);
 		h->ksyms[h->n_ksyms++] = (struct pd_sym){ addr, 0,

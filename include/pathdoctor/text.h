@@ -42,6 +42,10 @@ bool pd_list_has(const char *list, const char *item, size_t n);
 /* True when s matches one of the space-separated fnmatch patterns
  * (each up to 127 bytes; a longer one matches nothing). */
 bool pd_patterns_match(const char *patterns, const char *s);
+/* The 16 bytes at p (all readable) as lower-case hexadecimal digits:
+ * a 64-bit kernel address as /proc/kallsyms prints it, converted eight
+ * digits at a time; false when any byte is not '0'..'9' or 'a'..'f'. */
+bool pd_hex16_lower(const char *p, uint64_t *out);
 /* A hexadecimal digit's value; -1 when c is not one. */
 int pd_hex_digit(char c);
 /* "1.5G", "64M", "100k", "4096": bytes; false when malformed. */

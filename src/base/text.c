@@ -7,20 +7,25 @@
 #include <string.h>
 #include "pathdoctor/text.h"
 
+/* The control bytes that text does not hold (NUL is refused apart). */
+static const unsigned char stray_control[256] = {
+	[1] = 1, [2] = 1, [3] = 1, [4] = 1, [5] = 1, [6] = 1, [7] = 1,
+	[8] = 1, [11] = 1, [14] = 1, [15] = 1, [16] = 1, [17] = 1, [18] = 1,
+	[19] = 1, [20] = 1, [21] = 1, [22] = 1, [23] = 1, [24] = 1, [25] = 1,
+	[26] = 1, [27] = 1, [28] = 1, [29] = 1, [30] = 1, [31] = 1,
+};
+
+/* Every text format's bidder asks this of the same head, so the NUL
+ * search is memchr's and the count a table's, without a branch a byte. */
 bool
 pd_text_plausible(const unsigned char *p, size_t n)
 {
 	size_t ctl = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = p[i];
-
-		if (c == 0)
-			return false;
-		if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' &&
-		    c != '\f')
-			ctl++;
-	}
+	if (n && memchr(p, 0, n))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		ctl += stray_control[p[i]];
 	return ctl * 100 <= n;	/* at most 1 % stray control bytes */
 }
 
@@ -237,6 +242,49 @@ pd_text_next_line(const unsigned char **p, const unsigned char *end,
 	snprintf(out, cap, "%.*s", (int)(n < cap ? n : cap - 1),
 	    (const char *)*p);
 	*p += n + 1;
+	return true;
+}
+
+/* Eight lower-case hex digits, the first at the lowest address, as a
+ * value: every byte is checked at once, by whether adding a bias
+ * carries into its top bit (no byte carries into the next, as each is
+ * below 0x80 first); a byte's value is its low nibble, plus 9 for a
+ * letter (bit 6). */
+static bool
+hex8_lower(const char *p, uint32_t *out)
+{
+	const uint64_t ones = 0x0101010101010101u, top = ones * 0x80;
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	if (w & top)
+		return false;
+	uint64_t digit = (w + ones * (0x80 - '0')) & ~(w + ones * (0x80 -
+	    '9' - 1));
+	uint64_t letter = (w + ones * (0x80 - 'a')) & ~(w + ones * (0x80 -
+	    'f' - 1));
+
+	if (((digit | letter) & top) != top)
+		return false;
+	uint64_t v = (w & ones * 0x0f) + ((w >> 6) & ones) * 9;
+
+	v = ((v << 4) | (v >> 8)) & 0x00ff00ff00ff00ffu;
+	v = ((v << 8) | (v >> 16)) & 0x0000ffff0000ffffu;
+	*out = (uint32_t)((v << 16) | (v >> 32));
+	return true;
+}
+
+bool
+pd_hex16_lower(const char *p, uint64_t *out)
+{
+	uint32_t hi, lo;
+
+	if (!hex8_lower(p, &hi) || !hex8_lower(p + 8, &lo))
+		return false;
+	*out = (uint64_t)hi << 32 | lo;
 	return true;
 }
 

@@ -258,6 +258,19 @@ test_text_helpers(void **state)
 	assert_false(pd_list_has(NULL, "x", 1));
 	assert_false(pd_text_plausible((const unsigned char *)"a\0b", 3));
 	assert_true(pd_text_plausible((const unsigned char *)"a\tb\n", 4));
+	assert_true(pd_text_plausible((const unsigned char *)"", 0));
+	/* every byte value, at the 1 % line: 99 letters and one of it
+	 * pass, 98 and one do not (NUL never) */
+	for (int b = 0; b < 256; b++) {
+		unsigned char t[100];
+		bool stray = b < 0x20 && b != '\n' && b != '\r' &&
+		    b != '\t' && b != '\f';
+
+		memset(t, 'x', sizeof(t));
+		t[50] = (unsigned char)b;
+		assert_int_equal(pd_text_plausible(t, 100), b != 0);
+		assert_int_equal(pd_text_plausible(t, 99), b != 0 && !stray);
+	}
 }
 
 int

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "helpers.h"
 #include "pathdoctor/profile.h"
+#include "pathdoctor/text.h"
 
 /* A perf.data writer just big enough for the tests. */
 struct out {
@@ -722,12 +723,117 @@ test_kallsyms_data_only(void **state)
 	parsed_free(&p);
 }
 
+/* The lines a kallsyms reader keeps and the ones it refuses, 64-bit
+ * addresses (read 16 digits at once) beside 32-bit ones (one by one). */
+static void
+test_kallsyms_lines(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parsed_text(&p, "h/kallsyms.txt",
+	    "ffffffff81000000 T _text\n"
+	    "ffffffff81000010 t local_one\n"
+	    "ffffffffc0a01000 t mlx5_eq_int\t[mlx5_core]\n"
+	    "ffffffff81000020 W weak_one\n"
+	    "ffffffff81000030 D data_one\n"
+	    "FFFFFFFF81000040 T upper_case\n"
+	    "0ffffffff81000050 T seventeen_digits\n"
+	    "ffffffff8100006g T not_hex\n"
+	    "ffffffff81000070 T\n"
+	    "ffffffff81000080  T two_spaces\n"
+	    "c1000000 T thirty_two_bit\n"
+	    "c100000 T seven_digits\n"
+	    "0000000000000000 T zero\n");
+	const struct pd_host *h = p.m->hosts;
+
+	assert_non_null(h);
+	assert_int_equal(h->n_ksyms, 5);
+	/* settled: by address */
+	assert_true(h->ksyms[0].addr == 0xc1000000u);
+	assert_string_equal(h->ksyms[0].name, "thirty_two_bit");
+	assert_true(h->ksyms[1].addr == 0xffffffff81000000u);
+	assert_string_equal(h->ksyms[1].name, "_text");
+	assert_int_equal(h->ksyms[1].bind, 1);
+	assert_string_equal(h->ksyms[2].name, "local_one");
+	assert_int_equal(h->ksyms[2].bind, 0);
+	assert_string_equal(h->ksyms[3].name, "weak_one");
+	assert_int_equal(h->ksyms[3].bind, 2);
+	assert_true(h->ksyms[4].addr == 0xffffffffc0a01000u);
+	assert_string_equal(h->ksyms[4].name, "mlx5_eq_int");
+	assert_string_equal(h->ksyms[4].module, "[mlx5_core]");
+	parsed_free(&p);
+}
+
+static bool
+hex16_reference(const char *p, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 16; i++) {
+		char c = p[i];
+
+		if (c >= '0' && c <= '9')
+			v = v << 4 | (uint64_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v << 4 | (uint64_t)(c - 'a' + 10);
+		else
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* The digits read eight at a time agree with the digits read one by
+ * one: every byte value at every position of a valid address, and
+ * random strings drawn mostly from the digits and their neighbours. */
+static void
+test_hex16_lower(void **state)
+{
+	static const char near[] = "0123456789abcdef/:`gAF@G \x7f\x80\xb0\xff";
+	char s[17] = "ffffffff81000000";
+	uint64_t got, want;
+	uint32_t seed = 12345;
+
+	(void)state;
+	assert_true(pd_hex16_lower(s, &got));
+	assert_true(got == 0xffffffff81000000u);
+	for (int pos = 0; pos < 16; pos++)
+		for (int b = 0; b < 256; b++) {
+			char t[17];
+
+			memcpy(t, "0123456789abcdef", 17);
+			t[pos] = (char)b;
+			bool ok = hex16_reference(t, &want);
+
+			assert_int_equal(pd_hex16_lower(t, &got), ok);
+			if (ok)
+				assert_true(got == want);
+		}
+	for (int n = 0; n < 200000; n++) {
+		for (int i = 0; i < 16; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly digits, so that many strings are valid */
+			unsigned r = seed >> 16;
+			s[i] = r % 8 ? near[r / 8 % 16] :
+			    near[r / 8 % (sizeof(near) - 1)];
+		}
+		bool ok = hex16_reference(s, &want);
+
+		assert_int_equal(pd_hex16_lower(s, &got), ok);
+		if (ok)
+			assert_true(got == want);
+	}
+}
+
 int
 test_group_profile(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_written_files),
 		cmocka_unit_test(test_kallsyms_data_only),
+		cmocka_unit_test(test_kallsyms_lines),
+		cmocka_unit_test(test_hex16_lower),
 		cmocka_unit_test(test_broken_files),
 		cmocka_unit_test(test_corpus_perf_data),
 		cmocka_unit_test(test_corpus_texts),
