@@ -41,12 +41,22 @@ struct map_ref {
 	uint32_t pid, idx;
 };
 
+/* A process's run of mappings in the order and its parent by a fork
+ * record, looked up on its first address: a profile of a whole machine
+ * has tens of thousands of addresses in a few hundred processes. */
+struct pid_span {
+	uint32_t pid, lo, end, ppid;
+	bool used, forked;
+};
+
 struct maps {
 	const struct pd_prof_raw *r;
 	struct map_ref *order;
 	struct prof_fork *forks;	/* sorted by pid */
 	struct map_elf *elf;		/* per mapping, found once */
 	uint32_t *ksym_id;		/* per kallsyms symbol: interned as */
+	struct pid_span *spans;		/* [span_size], open addressing */
+	unsigned span_size, n_spans;
 };
 
 /* The ELF files that name a mapping's addresses (elf_for), looked up
@@ -93,10 +103,62 @@ maps_index(struct maps *mx, const struct pd_prof_raw *r,
 	/* a kernel symbol's name is hashed once, not once per address */
 	mx->ksym_id = pd_xmalloc((h->n_ksyms + 1) * sizeof(*mx->ksym_id));
 	memset(mx->ksym_id, 0xff, (h->n_ksyms + 1) * sizeof(*mx->ksym_id));
+	/* room for every process with a mapping or a fork at half load;
+	 * processes with neither are found, uncached, once it is full */
+	mx->span_size = 64;
+	while (mx->span_size < 2 * ((size_t)r->n_maps + r->n_forks))
+		mx->span_size *= 2;
+	mx->spans = pd_xmalloc(mx->span_size * sizeof(*mx->spans));
+	memset(mx->spans, 0, mx->span_size * sizeof(*mx->spans));
+	mx->n_spans = 0;
+}
+
+static void
+find_span(const struct maps *mx, uint32_t pid, struct pid_span *sp)
+{
+	const struct pd_prof_raw *r = mx->r;
+	size_t lo = 0, hi = r->n_maps;
+
+	while (lo < hi) {	/* first mapping of a pid >= pid */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (mx->order[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t end = lo;
+
+	while (end < r->n_maps && mx->order[end].pid == pid)
+		end++;
+	struct prof_fork key = { pid, 0 };
+	const struct prof_fork *f = bsearch(&key, mx->forks, r->n_forks,
+	    sizeof(*mx->forks), cmp_fork);
+
+	*sp = (struct pid_span){ pid, (uint32_t)lo, (uint32_t)end,
+	    f ? f->ppid : 0, true, f != NULL };
+}
+
+static const struct pid_span *
+span_of(struct maps *mx, uint32_t pid, struct pid_span *spare)
+{
+	unsigned h = (unsigned)pd_prof_mix(0, pid) & (mx->span_size - 1);
+
+	while (mx->spans[h].used && mx->spans[h].pid != pid)
+		h = (h + 1) & (mx->span_size - 1);
+	if (mx->spans[h].used)
+		return &mx->spans[h];
+	if ((mx->n_spans + 1) * 2 > mx->span_size) {
+		find_span(mx, pid, spare);
+		return spare;
+	}
+	find_span(mx, pid, &mx->spans[h]);
+	mx->n_spans++;
+	return &mx->spans[h];
 }
 
 static const struct prof_map *
-map_of(const struct maps *mx, uint32_t pid, uint64_t ip)
+map_of(struct maps *mx, uint32_t pid, uint64_t ip)
 {
 	const struct pd_prof_raw *r = mx->r;
 
@@ -104,33 +166,18 @@ map_of(const struct maps *mx, uint32_t pid, uint64_t ip)
 	 * forked process that did not map the address runs in its
 	 * parent's mappings (a fork without exec) */
 	for (unsigned depth = 0; depth < FORK_DEPTH; depth++) {
-		size_t lo = 0, hi = r->n_maps;
+		struct pid_span spare;
+		const struct pid_span *sp = span_of(mx, pid, &spare);
 
-		while (lo < hi) {	/* first mapping of a pid >= pid */
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (mx->order[mid].pid < pid)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		size_t end = lo;
-
-		while (end < r->n_maps && mx->order[end].pid == pid)
-			end++;
-		for (size_t k = end; k-- > lo;) {
+		for (size_t k = sp->end; k-- > sp->lo;) {
 			const struct prof_map *m = &r->maps[mx->order[k].idx];
 
 			if (ip >= m->start && ip - m->start < m->len)
 				return m;
 		}
-		struct prof_fork key = { pid, 0 };
-		const struct prof_fork *f = bsearch(&key, mx->forks,
-		    r->n_forks, sizeof(*mx->forks), cmp_fork);
-
-		if (!f || f->ppid == pid)
+		if (!sp->forked || sp->ppid == pid)
 			break;
-		pid = f->ppid;
+		pid = sp->ppid;
 	}
 	return NULL;
 }
@@ -322,7 +369,7 @@ find_vmlinux(const struct pd_host *h, const struct pd_profile *p,
 
 static uint32_t
 name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
-    const struct maps *mx, const struct prof_addr *ad,
+    struct maps *mx, const struct prof_addr *ad,
     struct pd_profile *p, const struct kernel_elf *kv)
 {
 	char buf[40];
@@ -613,6 +660,7 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 	free(mx.forks);
 	free(mx.elf);
 	free(mx.ksym_id);
+	free(mx.spans);
 	p->n_syms = t.n;
 	p->sym_group_self = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
 	    sizeof(double));

@@ -10,7 +10,7 @@
 
 /* A perf.data writer just big enough for the tests. */
 struct out {
-	unsigned char b[8192];
+	unsigned char b[32768];
 	size_t n;
 	bool le;
 };
@@ -58,11 +58,9 @@ attr(struct out *o)
 /* A sample on cpu with the given period: leaf, then callers; in the
  * kernel (misc MISC_KERNEL) by the swapper, else by USER_PID. */
 static void
-sample_in(struct out *o, unsigned misc, unsigned cpu, uint64_t period,
-    uint64_t leaf, uint64_t caller)
+sample_by(struct out *o, unsigned misc, unsigned pid, unsigned cpu,
+    uint64_t period, uint64_t leaf, uint64_t caller)
 {
-	unsigned pid = misc == MISC_KERNEL ? 0 : USER_PID;
-
 	put(o, 9, 4);
 	put(o, misc, 2);
 	put(o, 8 + 6 * 8 + 3 * 8, 2);	/* header, six fields, chain */
@@ -77,6 +75,14 @@ sample_in(struct out *o, unsigned misc, unsigned cpu, uint64_t period,
 	put(o, misc == MISC_KERNEL ? KERNEL_CTX : USER_CTX, 8);
 	put(o, leaf, 8);
 	put(o, caller, 8);
+}
+
+static void
+sample_in(struct out *o, unsigned misc, unsigned cpu, uint64_t period,
+    uint64_t leaf, uint64_t caller)
+{
+	sample_by(o, misc, misc == MISC_KERNEL ? 0 : USER_PID, cpu, period,
+	    leaf, caller);
 }
 
 static void
@@ -521,6 +527,30 @@ plt_records(struct out *o)
 	sample_in(o, MISC_USER, 0, 300, PLT_BASE + 0x310, PLT_BASE + 0x380);
 }
 
+/* 100 processes with no mapping and no parent sample first, then 100
+ * children of USER_PID (fork records, no mapping of their own), which
+ * run in its mapping of app: more processes than the table of them
+ * holds, so that some are looked up without it. */
+static void
+fork_records(struct out *o)
+{
+	map_record(o, MISC_USER, 0x400000, 0x10000, 0, "/usr/bin/app");
+	for (unsigned i = 0; i < 100; i++) {
+		put(o, 7, 4);		/* FORK: pid, ppid, tid, ptid, time */
+		put(o, 0, 2);
+		put(o, 8 + 4 * 4 + 8, 2);
+		put(o, 1000 + i, 4);
+		put(o, USER_PID, 4);
+		put(o, 1000 + i, 4);
+		put(o, USER_PID, 4);
+		put(o, 1000, 8);
+	}
+	for (unsigned i = 0; i < 100; i++)
+		sample_by(o, MISC_USER, 5000 + i, 0, 100, 0x401000, 0x402000);
+	for (unsigned i = 0; i < 100; i++)
+		sample_by(o, MISC_USER, 1000 + i, 0, 100, 0x401000, 0x402000);
+}
+
 static const struct pd_prof_sym *
 sym_named(const struct pd_profile *pr, const char *name)
 {
@@ -556,6 +586,38 @@ read_with_elf(struct parsed *p, void (*records)(struct out *),
 	parsed_read_memory(p, *tar, tlen, "t.tar");
 	assert_non_null(p->m->hosts->profiles);
 	return p->m->hosts->profiles;
+}
+
+/* A forked child without mappings of its own is named by its parent's;
+ * a process with neither is not. */
+static void
+test_fork_maps(void **state)
+{
+	struct out o;
+	struct parsed p;
+	size_t len = write_file_of(&o, true, fork_records);
+
+	(void)state;
+	struct tar_entry e[] = {
+		{ .path = "h/perf.data", .data = o.b, .len = len },
+	};
+	size_t tlen;
+	unsigned char *tar = make_tar(e, 1, 0, &tlen);
+
+	parsed_read_memory(&p, tar, tlen, "t.tar");
+	const struct pd_profile *pr = p.m->hosts->profiles;
+
+	assert_non_null(pr);
+	const struct pd_prof_sym *in_app = sym_named(pr, "0x0000000000001000");
+	const struct pd_prof_sym *alone = sym_named(pr, "0x0000000000401000");
+
+	assert_string_equal(in_app->dso, "app");
+	assert_true(in_app->self == 10000);
+	assert_true(sym_named(pr, "0x0000000000002000")->inclusive == 10000);
+	assert_string_equal(alone->dso, "[unknown]");
+	assert_true(alone->self == 10000);
+	parsed_free(&p);
+	free(tar);
 }
 
 /* A sample in a PLT stub of a file without function symbols gets the
@@ -841,6 +903,7 @@ test_group_profile(void)
 		cmocka_unit_test(test_vmlinux),
 		cmocka_unit_test(test_plt_stubs),
 		cmocka_unit_test(test_plt_profile),
+		cmocka_unit_test(test_fork_maps),
 		cmocka_unit_test(test_label_symbols),
 		cmocka_unit_test(test_label_profile),
 		cmocka_unit_test(test_iommu_rule),
