@@ -3,7 +3,7 @@
  * and a map-relative address (perf report prints such an address the
  * same way when it has no symbols), then self and inclusive periods per
  * symbol and per core type. */
-#include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,6 +367,20 @@ find_vmlinux(const struct pd_host *h, const struct pd_profile *p,
 			kv->reloc = p->raw->maps[i].pgoff - text;
 }
 
+/* "0x%016" PRIx64, as perf report names an address without a symbol:
+ * a stripped binary's every address is one, so not through printf. */
+static void
+addr_name(char buf[19], uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	buf[0] = '0';
+	buf[1] = 'x';
+	for (int i = 17; i >= 2; i--, v >>= 4)
+		buf[i] = digits[v & 15];
+	buf[18] = '\0';
+}
+
 static uint32_t
 name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
     struct maps *mx, const struct prof_addr *ad,
@@ -400,7 +414,7 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 			return intern(t, a, k->name, k->module ? k->module :
 			    KERNEL_DSO, true);
 		p->kernel_unnamed = true;
-		snprintf(buf, sizeof(buf), "0x%016" PRIx64, ad->ip);
+		addr_name(buf, ad->ip);
 		return intern(t, a, buf, KERNEL_DSO, true);
 	}
 	const struct prof_map *m = map_of(mx, ad->pid, ad->ip);
@@ -421,7 +435,7 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 	if (name)
 		return intern(t, a, name, base_name(m->filename), false);
 	p->symbols_missing = true;
-	snprintf(buf, sizeof(buf), "0x%016" PRIx64, rip);
+	addr_name(buf, rip);
 	return intern(t, a, buf, m ? base_name(m->filename) : "[unknown]",
 	    false);
 }
