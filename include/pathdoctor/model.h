@@ -394,6 +394,7 @@ struct pd_flow_dir {
 	uint16_t mss;		/* from the SYN, 0 unknown */
 	struct pd_size_count sizes[PD_FLOW_SIZES];
 	unsigned n_sizes;
+	unsigned last_size;	/* the entry counted last, tried first */
 	uint64_t sizes_other;
 };
 

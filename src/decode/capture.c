@@ -238,18 +238,29 @@ count_big(struct pd_capture_state *st, uint32_t bytes)
 		st->cap->sizes.other++;
 }
 
+/* A bulk flow sends one size (its MSS, or its GSO size) nearly always,
+ * so the entry counted last is tried before the search. */
 static void
 flow_size(struct pd_flow_dir *d, uint32_t bytes)
 {
+	struct pd_size_count *last = &d->sizes[d->last_size];
+
+	if (d->last_size < d->n_sizes && last->bytes == bytes) {
+		last->count++;
+		return;
+	}
 	for (unsigned i = 0; i < d->n_sizes; i++)
 		if (d->sizes[i].bytes == bytes) {
 			d->sizes[i].count++;
+			d->last_size = i;
 			return;
 		}
-	if (d->n_sizes < PD_FLOW_SIZES)
+	if (d->n_sizes < PD_FLOW_SIZES) {
+		d->last_size = d->n_sizes;
 		d->sizes[d->n_sizes++] = (struct pd_size_count){ bytes, 1 };
-	else
+	} else {
 		d->sizes_other++;
+	}
 }
 
 static uint64_t
