@@ -57,6 +57,20 @@ read_full(struct reader *r, void *buf, size_t n)
 	return true;
 }
 
+/* n bytes in place where the input's block holds them, else read into
+ * buf; NULL at the end or on an error. */
+static const unsigned char *
+take(struct reader *r, unsigned char *buf, size_t n)
+{
+	const unsigned char *p = pd_input_take(r->in, n);
+
+	if (p) {
+		r->pos += n;
+		return p;
+	}
+	return read_full(r, buf, n) ? buf : NULL;
+}
+
 static bool
 skip(struct reader *r, uint64_t n)
 {
@@ -466,10 +480,11 @@ note_compressed(struct reader *r)
 static bool
 record(struct reader *r, bool pipe, uint64_t *left)
 {
-	unsigned char hdr[8];
+	unsigned char hdr_buf[8];
+	const unsigned char *hdr, *rec;
 	struct pd_cursor c;
 
-	if ((left && *left < 8) || !read_full(r, hdr, 8))
+	if ((left && *left < 8) || !(hdr = take(r, hdr_buf, 8)))
 		return false;
 	pd_cursor_init(&c, hdr, 8, r->le);
 	uint32_t type = pd_cursor_u32(&c);
@@ -485,11 +500,13 @@ record(struct reader *r, bool pipe, uint64_t *left)
 	}
 	size_t body = size - 8u;
 
-	if (!read_full(r, r->rec, body))
+	/* in place while the record lies in the input's block: nothing
+	 * below keeps a pointer into it past this record */
+	if (!(rec = take(r, r->rec, body)))
 		return false;
 	if (left)
 		*left -= size;
-	pd_cursor_init(&c, r->rec, body, r->le);
+	pd_cursor_init(&c, rec, body, r->le);
 	if (type == REC_HEADER_TRACING_DATA) {
 		uint32_t n = pd_cursor_u32(&c);
 
@@ -506,12 +523,12 @@ record(struct reader *r, bool pipe, uint64_t *left)
 		if (!skip(r, n))
 			return false;
 	} else if (type == REC_COMPRESSED || type == REC_COMPRESSED2) {
-		compressed(r, type, r->rec, body);
+		compressed(r, type, rec, body);
 		if (!r->unz_failed)
 			r->unz_read++;
 		return true;
 	} else {
-		contents(r, type, misc, r->rec, body);
+		contents(r, type, misc, rec, body);
 		return true;
 	}
 	r->p->records++;

@@ -48,6 +48,11 @@ void pd_input_init(struct pd_input *in, struct pd_source src,
 void pd_input_release(struct pd_input *in);
 
 ssize_t pd_input_read(struct pd_input *in, void *buf, size_t n);
+/* The next n bytes where the block holds them all: a pointer into it,
+ * valid until the next call on in, and the bytes are consumed; NULL
+ * (nothing consumed) where they are not there yet, for pd_input_read.
+ * A binary reader's records are taken in place this way, not copied. */
+const unsigned char *pd_input_take(struct pd_input *in, size_t n);
 /* Next line without its newline (and without a trailing CR).  Returns
  * 1 with a line, 0 at the end or on a read error (see in->failed).  A
  * line longer than max_line is skipped whole and noted. */

@@ -79,6 +79,18 @@ fill_block(struct pd_input *in)
 	return r > 0;
 }
 
+const unsigned char *
+pd_input_take(struct pd_input *in, size_t n)
+{
+	if (in->block_len - in->block_pos < n)
+		return NULL;
+	const unsigned char *p = in->block + in->block_pos;
+
+	in->block_pos += n;
+	in->consumed += n;
+	return p;
+}
+
 ssize_t
 pd_input_read(struct pd_input *in, void *buf, size_t n)
 {

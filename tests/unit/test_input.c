@@ -38,6 +38,59 @@ test_lines_with_head_replay(void **state)
 	pd_input_release(&in);
 }
 
+/* Records taken in place while the block holds them, read (copied)
+ * where one crosses its end, the bytes and the count the same as by
+ * pd_input_read alone. */
+static void
+test_take_in_place_and_across_blocks(void **state)
+{
+	size_t total = PD_INPUT_BLOCK * 3 + 100;
+	unsigned char *data = malloc(total), rec[64];
+	struct pd_memsrc ms;
+	struct pd_input in;
+	size_t pos = 0, in_place = 0, copied = 0;
+
+	(void)state;
+	for (size_t i = 0; i < total; i++)
+		data[i] = (unsigned char)(i * 7 + i / 251);
+	pd_input_init(&in, pd_memsrc(&ms, data + 10, total - 10), data, 10, 64,
+	    NULL);
+	/* nothing in the block yet (the head is replayed by reads) */
+	assert_null(pd_input_take(&in, 1));
+	while (pos < total) {
+		size_t n = 1 + pos % 61;
+
+		if (n > total - pos)
+			n = total - pos;
+		const unsigned char *p = pd_input_take(&in, n);
+
+		if (p) {
+			in_place++;
+		} else {
+			size_t got = 0;
+
+			while (got < n) {
+				ssize_t k = pd_input_read(&in, rec + got,
+				    n - got);
+
+				assert_true(k > 0);
+				got += (size_t)k;
+			}
+			p = rec;
+			copied++;
+		}
+		assert_memory_equal(p, data + pos, n);
+		pos += n;
+		assert_int_equal(in.consumed, pos);
+	}
+	assert_null(pd_input_take(&in, 1));
+	assert_int_equal(pd_input_read(&in, rec, 1), 0);
+	assert_true(in_place > copied * 10);
+	assert_true(copied >= 3);
+	pd_input_release(&in);
+	free(data);
+}
+
 static void
 test_long_line_is_skipped_and_noted(void **state)
 {
@@ -278,6 +331,7 @@ test_group_input(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines_with_head_replay),
+		cmocka_unit_test(test_take_in_place_and_across_blocks),
 		cmocka_unit_test(test_long_line_is_skipped_and_noted),
 		cmocka_unit_test(test_slurp_cap),
 		cmocka_unit_test(test_gunzip_concatenated_and_truncated),
