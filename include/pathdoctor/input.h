@@ -53,9 +53,10 @@ ssize_t pd_input_read(struct pd_input *in, void *buf, size_t n);
  * (nothing consumed) where they are not there yet, for pd_input_read.
  * A binary reader's records are taken in place this way, not copied. */
 const unsigned char *pd_input_take(struct pd_input *in, size_t n);
-/* Next line without its newline (and without a trailing CR).  Returns
- * 1 with a line, 0 at the end or on a read error (see in->failed).  A
- * line longer than max_line is skipped whole and noted. */
+/* Next line without its newline (and without a trailing CR), NUL
+ * terminated, valid until the next call on in.  Returns 1 with a line,
+ * 0 at the end or on a read error (see in->failed).  A line longer than
+ * max_line is skipped whole and noted. */
 int pd_input_getline(struct pd_input *in, const char **line, size_t *len);
 /* Reads the rest of the member into a heap buffer of at most cap
  * bytes.  Returns 0 or -1 (too large, or a read error: in->errmsg). */

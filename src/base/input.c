@@ -141,9 +141,35 @@ line_append(struct pd_input *in, const unsigned char *p, size_t n,
 	*len += n;
 }
 
+/* A line wholly in the block, handed out in place: its newline (or its
+ * CR) becomes the NUL.  Most lines are; the rest are copied. */
+static bool
+line_in_place(struct pd_input *in, const char **line, size_t *len_out)
+{
+	unsigned char *p = in->block + in->block_pos;
+	unsigned char *nl = memchr(p, '\n', in->block_len - in->block_pos);
+
+	if (!nl || (size_t)(nl - p) > in->max_line)
+		return false;
+	size_t len = (size_t)(nl - p);
+
+	in->block_pos += len + 1;
+	in->consumed += len + 1;
+	in->line_no++;
+	if (len && p[len - 1] == '\r')
+		len--;
+	p[len] = '\0';
+	*line = (const char *)p;
+	*len_out = len;
+	return true;
+}
+
 int
 pd_input_getline(struct pd_input *in, const char **line, size_t *len_out)
 {
+	if (in->block_pos < in->block_len &&
+	    line_in_place(in, line, len_out))
+		return 1;
 	for (;;) {
 		size_t len = 0;
 		uint64_t total = 0;

@@ -91,6 +91,44 @@ test_take_in_place_and_across_blocks(void **state)
 	free(data);
 }
 
+/* Lines of 0 to 96 bytes, some ending in CR, over three blocks: the
+ * same lines whether in a block or across the end of one. */
+static void
+test_lines_across_blocks(void **state)
+{
+	size_t cap = PD_INPUT_BLOCK * 3, n = 0, lines = 0;
+	char *text = malloc(cap);
+	struct pd_memsrc ms;
+	struct pd_input in;
+	const char *line;
+	size_t len;
+
+	(void)state;
+	while (n + 100 < cap) {
+		size_t k = lines % 97;
+
+		for (size_t i = 0; i < k; i++)
+			text[n++] = (char)('a' + (lines + i) % 26);
+		if (lines % 5 == 0)
+			text[n++] = '\r';
+		text[n++] = '\n';
+		lines++;
+	}
+	pd_input_init(&in, pd_memsrc(&ms, text, n), NULL, 0, 200, NULL);
+	for (size_t l = 0; l < lines; l++) {
+		assert_int_equal(pd_input_getline(&in, &line, &len), 1);
+		assert_int_equal(len, l % 97);
+		assert_int_equal(line[len], '\0');
+		for (size_t i = 0; i < len; i++)
+			assert_int_equal(line[i], 'a' + (l + i) % 26);
+	}
+	assert_int_equal(pd_input_getline(&in, &line, &len), 0);
+	assert_int_equal(in.line_no, lines);
+	assert_int_equal(in.consumed, n);
+	pd_input_release(&in);
+	free(text);
+}
+
 static void
 test_long_line_is_skipped_and_noted(void **state)
 {
@@ -332,6 +370,7 @@ test_group_input(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines_with_head_replay),
 		cmocka_unit_test(test_take_in_place_and_across_blocks),
+		cmocka_unit_test(test_lines_across_blocks),
 		cmocka_unit_test(test_long_line_is_skipped_and_noted),
 		cmocka_unit_test(test_slurp_cap),
 		cmocka_unit_test(test_gunzip_concatenated_and_truncated),
