@@ -17,16 +17,6 @@
 
 #define KSYMS_MAX (8u << 20)
 
-/* A hex digit's value plus one, 0 for any other byte: addresses are
- * printed in lower case. */
-#define D(c, v) [c] = (v) + 1
-static const unsigned char hex_digit[256] = {
-	D('0', 0), D('1', 1), D('2', 2), D('3', 3), D('4', 4), D('5', 5),
-	D('6', 6), D('7', 7), D('8', 8), D('9', 9), D('a', 10), D('b', 11),
-	D('c', 12), D('d', 13), D('e', 14), D('f', 15),
-};
-#undef D
-
 /* "ffffffff81000000 T _text": the address and the type, and where the
  * name starts; false when the line is not one (the name must not be
  * empty).  A line is read this far whatever its type; only the kept
@@ -39,12 +29,21 @@ split_head(const char *line, size_t len, uint64_t *addr, char *type,
 	uint64_t a = 0;
 	size_t n = 0;
 
-	/* a 64-bit kernel's 16 digits at once, else one by one */
+	/* a 64-bit kernel's 16 digits at once, else one by one (addresses
+	 * are printed in lower case) */
 	if (len > 16 && line[16] == ' ' && pd_hex16_lower(line, &a))
 		n = 16;
 	else
-		for (unsigned v; (v = hex_digit[p[n]]) != 0; n++)
-			a = a << 4 | (v - 1);
+		for (;; n++) {
+			unsigned char ch = p[n];
+
+			if (ch >= '0' && ch <= '9')
+				a = a << 4 | (uint64_t)(ch - '0');
+			else if (ch >= 'a' && ch <= 'f')
+				a = a << 4 | (uint64_t)(ch - 'a' + 10);
+			else
+				break;
+		}
 	if (n < 8 || n > 16 || p[n] != ' ' || !p[n + 1] || p[n + 2] != ' ')
 		return false;
 	p += n + 3;
