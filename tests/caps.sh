@@ -68,10 +68,9 @@ peak() {
 	fi
 }
 
-ms() { date +%s%N | cut -c1-13; }
-
 # scales NAME MAKE ARGS...: "MAKE N OUT" builds an input of size N; the
-# run on size 2N takes less than three times the run on N
+# run on size 2N takes less than three times the CPU time of the run on
+# N (tests/linear.py)
 scales() {
 	name=$1 mk=$2
 	shift 2
@@ -79,11 +78,8 @@ scales() {
 		echo "not ok caps $name-scales: cannot build the inputs"
 		return
 	fi
-	t0=$(ms); "$bin" "$@" "$tmp/n1" >/dev/null 2>&1; t1=$(ms)
-	"$bin" "$@" "$tmp/n2" >/dev/null 2>&1; t2=$(ms)
-	a=$((t1 - t0 + 1)) b=$((t2 - t1 + 1))
-	if [ $b -lt $((3 * a)) ]; then echo "ok caps $name-scales"
-	else echo "not ok caps $name-scales: ${a} ms, then ${b} ms"; fi
+	python3 tests/linear.py "caps $name-scales" -- "$bin" "$@" "$tmp/n1" \
+	    -- "$bin" "$@" "$tmp/n2"
 }
 
 # a .tgz of zeros between two unames: its own stream breaks the ratio

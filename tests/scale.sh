@@ -2,10 +2,11 @@
 # Scaling: bundles with many PCI devices (bridges found by bus range),
 # many interfaces in one ip link, many sysctls, many ethtool -S
 # snapshots of one interface, many host directories, and pathdoctor diff
-# of two bundles of many hosts, generated here at N and 2N (a quarter of that for the two made of one member per
-# record).  Each must take CPU time that grows about linearly
-# (time(2N)/time(N) < 3; quadratic work makes it 4), peak memory under
-# 256 MB, exit 0, with a sibling member (uname -a) still analysed.
+# of two bundles of many hosts, generated here at N and 2N (a quarter
+# of that for the two made of one member per record).  Each must take
+# CPU time that grows about linearly (time(2N)/time(N) < 3; quadratic
+# work makes it 4; tests/linear.py measures), peak memory under 256 MB,
+# exit 0, with a sibling member (uname -a) still analysed.
 #   sh tests/scale.sh BIN [N]      (default N 20000)
 set -u
 bin=${1:-build/san/pathdoctor}
@@ -15,6 +16,9 @@ trap 'rm -rf "$dir"' EXIT
 
 python3 - "$bin" "$n" "$dir" <<'PY'
 import io, os, subprocess, sys, tarfile
+
+sys.path.insert(0, "tests")
+import linear  # noqa: E402
 
 binary, n, top = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 UNAME = "Linux scale 6.8.0 #1 SMP x86_64 x86_64 x86_64 GNU/Linux\n"
@@ -98,11 +102,14 @@ def after(root, k):
     return path
 
 
-def run(root, k=0):
-    args = ["--dump-model", root] if not k else \
-        ["diff", "-f", "md", root, after(root, k)]
-    p = subprocess.Popen([binary] + args,
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+def command(root, k=0):
+    return [binary, "--dump-model", root] if not k else \
+        [binary, "diff", "-f", "md", root, after(root, k)]
+
+
+def run(argv):
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
     out = p.stdout.read()
     _, status, use = os.wait4(p.pid, 0)
     # this child's own CPU time (other work on the machine does not
@@ -119,17 +126,19 @@ cases = [("lspci", lspci, n), ("ip-link", iplink, n),
 print("1..%d" % (4 * len(cases)))
 t = 0
 for name, gen, size in cases:
-    res = []
+    res, argvs, files = [], [], []
     for k in (size, 2 * size):
         root = os.path.join(top, "%s-%d.tar" % (name, k))
         with tarfile.open(root, "w", format=tarfile.USTAR_FORMAT) as tar:
             gen(tar, k)
-        res.append(run(root, k if name == "diff" else 0))
-        os.unlink(root)
-        if name == "diff":
-            os.unlink(root + ".after.tar")
+        argvs.append(command(root, k if name == "diff" else 0))
+        res.append(run(argvs[-1]))
+        files += [root] + ([root + ".after.tar"] if name == "diff" else [])
     (rc1, out1, t1, m1), (rc2, out2, t2, m2) = res
-    ratio = t2 / max(t1, 0.01)
+    # a ratio over the line is measured again (tests/linear.py says why)
+    t1, t2 = linear.settle(argvs[0], argvs[1], t1, t2)
+    for path in files:
+        os.unlink(path)
 
     def ok(cond, what):
         global t
@@ -137,7 +146,7 @@ for name, gen, size in cases:
         print("%s %d - %s %s" % ("ok" if cond else "not ok", t, name, what))
 
     ok(rc1 == 0 and rc2 == 0, "exit 0 (%d, %d)" % (rc1, rc2))
-    ok(ratio < 3, "time(2N)/time(N) = %.2f" % ratio)
+    ok(linear.linear(t1, t2), "time: " + linear.verdict(t1, t2))
     ok(m2 < 256, "peak memory %.0f MB" % m2)
     ok(b"nodename: scale; kernel: 6.8.0" in out2 or
        (name == "diff" and
