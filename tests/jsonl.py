@@ -266,6 +266,44 @@ def test_killed_hashed(tmp):
            repr(line))
 
 
+def fifo_worker(pid, path):
+    for c in children(pid):
+        try:
+            if path in [os.readlink("/proc/%d/fd/%s" % (c, fd))
+                        for fd in os.listdir("/proc/%d/fd" % c)]:
+                return c
+        except OSError:
+            pass
+    return None
+
+
+def test_killed_redacted(tmp):
+    """--redact, and a worker killed while it reads a bundle whose path
+    holds its host's name: the parent writes that line, and cannot know
+    what the worker would have masked, so the whole path is a token."""
+    host = "gx10"   # samples/bundles/gx10-before/uname.txt names it
+    fifo = os.path.join(tmp, host + ".tgz")
+    os.mkfifo(fifo)
+    first = "samples/pve-tso-on.tgz"
+    p = subprocess.Popen([BIN, "-f", "jsonl", "--redact", "-j", "2",
+                          first, fifo], stdout=subprocess.PIPE)
+    writer = open(fifo, "wb")
+    writer.write(open("samples/gx10-before.tgz", "rb").read()[:4096])
+    writer.flush()
+    w = wait_for(lambda: fifo_worker(p.pid, fifo))
+    if w:
+        os.kill(w, signal.SIGKILL)
+    out, _ = p.communicate(timeout=600)
+    writer.close()
+    lines = lines_of(out)
+    line = lines[1] if len(lines) == 2 else {}
+    result("worker-killed-redacted", w is not None and
+           line.get("error") == "analysis ended by signal 9" and
+           line.get("bundle") == "{bundle-2}" and
+           host.encode() not in out and "report" in lines[0],
+           repr(out[-300:]))
+
+
 def test_order():
     """A slow stdin first: the bundles after it finish (their workers
     gone) while it is still read, and their lines still come after its."""
@@ -355,6 +393,7 @@ def main():
         test_per_bundle_options()
         test_killed()
         test_killed_hashed(tmp)
+        test_killed_redacted(tmp)
         test_order()
         test_status_line()
         test_hash_error()

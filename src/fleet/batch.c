@@ -74,6 +74,22 @@ pd_batch_worse(int a, int b)
 	return ra >= rb ? a : b;
 }
 
+/* The bundle's name in a line the parent writes.  Under --redact the
+ * mask of a host name in the path was the worker's, learnt from the
+ * bundle, and died with it: the parent cannot tell which part of the
+ * path to hide, so it hides all of it, "{bundle-K}" for the K-th bundle
+ * given (the lines keep that order; stdin's "-" names nothing). */
+static json_t *
+bundle_name(const struct run *r, size_t idx)
+{
+	char token[32];
+
+	if (!r->o->redact || strcmp(r->bundles[idx], "-") == 0)
+		return pd_json_str(r->bundles[idx]);
+	snprintf(token, sizeof(token), "{bundle-%zu}", idx + 1);
+	return json_string(token);
+}
+
 /* A line the parent writes itself: the bundle not analysed; its hash
  * when its worker sent it (d; NULL: none). */
 static void
@@ -86,7 +102,7 @@ error_line(struct run *r, size_t idx, const char *why,
 
 	json_object_set_new(l, "pathdoctor_jsonl",
 	    json_integer(PD_JSONL_VERSION));
-	json_object_set_new(l, "bundle", pd_json_str(r->bundles[idx]));
+	json_object_set_new(l, "bundle", bundle_name(r, idx));
 	if (d) {
 		json_object_set_new(l, "sha256", json_string(d->hex));
 		json_object_set_new(l, "bytes", json_integer(
