@@ -84,6 +84,53 @@ skip(struct reader *r, uint64_t n)
 	return true;
 }
 
+/* The fixed part of a sample, in perf's order (perf_event.h): IDENTIFIER,
+ * IP, TID (pid, tid), TIME, ADDR, ID, STREAM_ID, CPU (cpu, res), PERIOD;
+ * a word each. */
+static void
+sample_layout(struct attr *at)
+{
+	static const uint64_t order[] = { ST_IDENTIFIER, ST_IP, ST_TID,
+	    ST_TIME, ST_ADDR, ST_ID, ST_STREAM_ID, ST_CPU, ST_PERIOD };
+	uint16_t at_word = 0;
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!(at->sample_type & order[i]))
+			continue;
+		if (order[i] == ST_IP)
+			at->at_ip = at_word;
+		else if (order[i] == ST_TID)
+			at->at_tid = at_word;
+		else if (order[i] == ST_CPU)
+			at->at_cpu = at_word;
+		else if (order[i] == ST_PERIOD)
+			at->at_period = at_word;
+		at_word += 8;
+	}
+	at->fixed = at_word;
+}
+
+/* A word and a half-word of a sample's fixed part, in the file's order. */
+static uint64_t
+word_at(const uint8_t *p, bool le)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) ? v :
+	    __builtin_bswap64(v);
+}
+
+static uint32_t
+half_at(const uint8_t *p, bool le)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return le == (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) ? v :
+	    __builtin_bswap32(v);
+}
+
 /* perf_event_attr: the fields used here sit in its first 48 bytes. */
 static bool
 parse_attr(struct reader *r, struct pd_cursor *c, size_t size)
@@ -104,6 +151,7 @@ parse_attr(struct reader *r, struct pd_cursor *c, size_t size)
 	at->sample_type = u64_of(&a);
 	at->read_format = u64_of(&a);
 	at->freq = (u64_of(&a) >> 10) & 1;	/* flags: bit 10 is freq */
+	sample_layout(at);
 	return pd_cursor_ok(&a);
 }
 
@@ -185,46 +233,6 @@ skip_read(struct pd_cursor *c, uint64_t rf)
 	pd_cursor_skip(c, nr * per * 8);
 }
 
-static void
-add_oldest(struct reader *r)
-{
-	struct queued *q = &r->queue[r->q_head];
-
-	pd_prof_sample_hashed(q->raw, q->hash, q->pid, q->cpu, q->mode,
-	    q->period, q->ip, q->has_chain ? q->chain : NULL, q->n);
-	r->q_head = (r->q_head + 1) % QUEUE;
-	r->q_len--;
-}
-
-/* Every queued sample added, before the profiles are read. */
-static void
-flush_queue(struct reader *r)
-{
-	while (r->q_len)
-		add_oldest(r);
-}
-
-/* The sample just decoded into the queue's free slot joins it. */
-static void
-enqueue(struct reader *r, struct queued *q)
-{
-	q->hash = pd_prof_sample_hash(q->pid, q->cpu, q->mode, q->ip,
-	    q->has_chain ? q->chain : NULL, q->n);
-	pd_prof_prefetch(q->raw, q->hash, 0);
-	r->q_len++;
-	/* each stage a third of the queue after the one before */
-	for (int stage = 1; stage <= 2; stage++) {
-		unsigned back = (unsigned)stage * (QUEUE / 3);
-
-		if (r->q_len > back) {
-			const struct queued *e = &r->queue[(r->q_head +
-			    r->q_len - 1 - back) % QUEUE];
-
-			pd_prof_prefetch(e->raw, e->hash, stage);
-		}
-	}
-}
-
 /* The first PD_PROF_CHAIN of a chain's nr addresses, which the caller
  * found to lie within c: one bounds check, then words as the file
  * orders them (a plain copy where that is the machine's order). */
@@ -266,32 +274,28 @@ sample(struct reader *r, const unsigned char *rec, size_t len,
 
 	period = at->freq || !at->sample_period ? 1 : at->sample_period;
 	pd_cursor_init(&c, rec, len, r->le);
-	if (st & ST_IDENTIFIER)
-		(void)u64_of(&c);
-	if (st & ST_IP)
-		ip = u64_of(&c);
-	if (st & ST_TID) {
-		pid = pd_cursor_u32(&c);
-		(void)pd_cursor_u32(&c);
-	}
-	pd_cursor_skip(&c, 8 * (!!(st & ST_TIME) + !!(st & ST_ADDR) +
-	    !!(st & ST_ID) + !!(st & ST_STREAM_ID)));
-	if (st & ST_CPU) {
-		cpu = (int)pd_cursor_u32(&c);
-		(void)pd_cursor_u32(&c);
+	/* one bounds check for the fixed part (sample_layout) */
+	const uint8_t *f = pd_cursor_bytes(&c, at->fixed);
+
+	if (f && (st & ST_IP))
+		ip = word_at(f + at->at_ip, r->le);
+	if (f && (st & ST_TID))
+		pid = half_at(f + at->at_tid, r->le);
+	if (f && (st & ST_CPU)) {
+		cpu = (int)half_at(f + at->at_cpu, r->le);
 		if (cpu < 0 || cpu >= PD_MAX_CPUS)
 			cpu = -1;
 	}
-	if (st & ST_PERIOD)
-		period = u64_of(&c);
+	if (f && (st & ST_PERIOD))
+		period = word_at(f + at->at_period, r->le);
 	if (st & ST_READ)
 		skip_read(&c, at->read_format);
-	if (r->q_len == QUEUE)
-		add_oldest(r);
-	struct queued *q = &r->queue[(r->q_head + r->q_len) % QUEUE];
+	if (st & ST_CALLCHAIN)
+		nr = u64_of(&c);
+	struct queued *q = pd_perf_slot(r, nr < PD_PROF_CHAIN ?
+	    (unsigned)nr : PD_PROF_CHAIN);
 
 	if (st & ST_CALLCHAIN) {
-		nr = u64_of(&c);
 		if (nr > pd_cursor_left(&c) / 8)
 			pd_cursor_skip(&c, pd_cursor_left(&c) + 1);	/* bad */
 		else
@@ -310,7 +314,7 @@ sample(struct reader *r, const unsigned char *rec, size_t len,
 	q->ip = ip;
 	q->has_chain = st & ST_CALLCHAIN;
 	q->n = nr < PD_PROF_CHAIN ? (unsigned)nr : PD_PROF_CHAIN;
-	enqueue(r, q);
+	pd_perf_commit(r, q);
 }
 
 static void
@@ -708,7 +712,7 @@ parse_perf_data(const struct pd_member *m, struct pd_input *in,
 		pd_diag_note(d, PD_WARN, "perf.bad-sample", 0, "%llu samples "
 		    "were shorter than their attribute's sample_type says and "
 		    "were left out", (unsigned long long)r->bad_samples);
-	flush_queue(r);
+	pd_perf_flush(r);
 	pd_perf_finish_profiles(r);
 	if (rc != PD_FAILED && r->p->samples == 0)
 		pd_diag_note(d, PD_WARN, "perf.no-samples", 0, "no samples");

@@ -51,6 +51,9 @@ struct attr {
 	uint64_t config, sample_period, sample_type, read_format;
 	bool freq;
 	struct pd_prof_raw *raw;	/* its samples; NULL until one */
+	/* a sample's words up to PERIOD, all of fixed size: their bytes
+	 * (fixed) and where IP, TID, CPU and PERIOD lie in them */
+	uint16_t fixed, at_ip, at_tid, at_cpu, at_period;
 };
 
 struct id_attr {
@@ -60,8 +63,10 @@ struct id_attr {
 
 /* Samples are decoded QUEUE ahead of being added, so that what each
  * will read of the profile's tables is asked for (prefetched) while
- * the ones before it are added; added in the file's order.  A power of
- * two, so that a position in the queue costs a mask, not a division. */
+ * the ones before it are added; added in the file's order, by this
+ * thread or, in a large profile, by a second one (perf_data_queue.c).
+ * A power of two, so that a position in the queue costs a mask, not a
+ * division. */
 #define QUEUE 16
 _Static_assert((QUEUE & (QUEUE - 1)) == 0, "QUEUE is a power of two");
 
@@ -73,8 +78,9 @@ struct queued {
 	enum pd_cpumode mode;
 	unsigned n;
 	bool has_chain;
-	uint64_t chain[PD_PROF_CHAIN];
+	uint64_t *chain;	/* n addresses, in the queue's or a batch's */
 };
+struct perf_lanes;
 
 /* Each attribute (event) with samples becomes a profile of its own, as
  * perf report shows each event on its own: summed together, the shares
@@ -97,7 +103,11 @@ struct reader {
 	unsigned id_pos;		/* u64 index of ID in a sample; 0: none */
 	bool identifier;		/* every sample starts with its id */
 	struct queued queue[QUEUE];
+	uint64_t chains[QUEUE][PD_PROF_CHAIN];	/* the queue's chains */
 	unsigned q_head, q_len;
+	uint64_t queued;		/* samples decoded so far */
+	struct perf_lanes *lanes;	/* the adding thread; NULL: none */
+	bool lanes_failed;		/* it could not be started */
 	uint64_t by_type[128];		/* records read, by type */
 	bool unknown_attr_noted;
 	uint64_t bad_samples;		/* shorter than their sample_type */
@@ -115,6 +125,13 @@ u64_of(struct pd_cursor *c)
 	return c->le ? hi << 32 | lo : lo << 32 | hi;
 }
 
+/* perf_data_queue.c: the slot for the next sample, whose chain of at
+ * most `words` addresses goes to slot->chain; then, once decoded, the
+ * sample joins the queue (a sample not committed is dropped); at the
+ * end, every sample added and the adding thread joined. */
+struct queued *pd_perf_slot(struct reader *r, unsigned words);
+void pd_perf_commit(struct reader *r, struct queued *q);
+void pd_perf_flush(struct reader *r);
 /* A feature section's contents (HEADER_FEATURE in pipe mode). */
 void pd_perf_feature(struct reader *r, unsigned id, const unsigned char *p,
     size_t len);

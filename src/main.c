@@ -73,8 +73,9 @@ static const struct opt {
 	    "memory at most: an ELF file's window (64M)" },
 	{ "max-depth", OPT_MAX_DEPTH, "N", "nested archive levels opened (3)" },
 	{ "max-line", OPT_MAX_LINE, "SIZE", "longest text line read (1M)" },
-	{ "one-thread", OPT_ONE_THREAD, NULL, "read and decompress the "
-	    "bundle on the analysing thread (default: on a second thread)" },
+	{ "one-thread", OPT_ONE_THREAD, NULL, "no second thread: read and "
+	    "decompress the bundle, and add a large profile's samples, on the "
+	    "analysing thread" },
 	{ "width", OPT_WIDTH, "N", "term: lay out for N columns (default: the "
 	    "terminal's, else $COLUMNS, else 80)" },
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, NULL, "diff: exit 1 "

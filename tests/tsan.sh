@@ -2,7 +2,8 @@
 # The decompressing thread under ThreadSanitizer: every sample, the same
 # bundle in every compressed form, a bundle large enough that the ring of
 # blocks wraps many times, bundles cut at several points, reads a cap
-# stops early, stdin, a reader of the report that goes away, and diff.
+# stops early, stdin, a reader of the report that goes away, and diff;
+# and the thread that adds a large profile's samples, whole and cut.
 # Each run must end without a race report, and the threaded report must
 # equal the --one-thread one.  One "ok"/"not ok" line per check.
 #   sh tests/tsan.sh build/san-thread/pathdoctor
@@ -87,6 +88,22 @@ for b in $forms; do
 	# the report's reader leaves after a few bytes
 	clean "$n reader gone" "'$bin' -f json '$b' | head -c 16"
 done
+# a profile of 4 times the sample's samples (about 40000): past the
+# first 8192 a second thread adds them (formats/perf_data_queue.c), also
+# in a file cut in the middle of its samples
+if python3 samples/gen-perf.py "$tmp/prof" 4 >/dev/null 2>&1; then
+	p=$tmp/prof/gx10-before
+	same "profile of 40000 samples" "$p"
+	mkdir -p "$tmp/prof-cut"
+	cp "$p/kallsyms.txt" "$tmp/prof-cut/"
+	gzip -dc "$p/perf.data.gz" >"$tmp/perf.data"
+	size=$(wc -c <"$tmp/perf.data")
+	head -c $((size / 2)) "$tmp/perf.data" >"$tmp/prof-cut/perf.data"
+	same "profile cut at 50 %" "$tmp/prof-cut"
+	rm -rf "$tmp/prof" "$tmp/prof-cut" "$tmp/perf.data"
+else
+	echo "not ok tsan profile: samples/gen-perf.py failed"
+fi
 clean "diff of two threaded bundles" \
     "'$bin' diff -f json samples/gx10-before.tgz samples/gx10-after.tgz"
 clean "diff, BEFORE on stdin" \

@@ -14,6 +14,7 @@
 #ifndef PD_FORMAT_H
 #define PD_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "status.h"
@@ -33,6 +34,7 @@ struct pd_member {
 	const unsigned char *head;	/* first head_len bytes, decompressed */
 	size_t head_len;
 	unsigned depth;			/* 0 = top-level bundle */
+	bool one_thread;		/* --one-thread: no helper thread */
 };
 
 struct pd_format {

@@ -296,6 +296,7 @@ process_member(struct walk *w, const char *path, int64_t size,
 	struct pd_member m = {
 		.path = path, .hint_path = path, .size = size, .head = head,
 		.head_len = n, .depth = depth,
+		.one_thread = w->lim->one_thread,
 	};
 
 	pd_input_init(&outer, s, head, n, w->lim->max_line, &res->diag);
