@@ -17,12 +17,19 @@
 struct pd_diag;
 
 /* A pull source: read returns bytes read, 0 at the end, -1 on error
- * (with a message from err()). */
+ * (with a message from err()).  view, where the source has one (NULL
+ * otherwise), is read without the copy: the same bytes, the same
+ * returns, the same end and failure, but handed out in place at *p
+ * (valid until the next call on ctx); or PD_INPUT_NO_VIEW, having read
+ * nothing, where those bytes do not lie in place (a read gets them). */
 struct pd_source {
 	ssize_t (*read)(void *ctx, void *buf, size_t n);
 	const char *(*err)(void *ctx);
 	void *ctx;
+	ssize_t (*view)(void *ctx, size_t n, const unsigned char **p);
 };
+
+#define PD_INPUT_NO_VIEW ((ssize_t)-2)
 
 #define PD_INPUT_BLOCK 65536
 
@@ -64,16 +71,30 @@ int pd_input_slurp(struct pd_input *in, size_t cap, unsigned char **buf,
     size_t *len);
 /* Reads and discards the rest. */
 void pd_input_drain(struct pd_input *in);
+/* pd_input_read(in, buf, n) without the copy, where the source hands
+ * the bytes out in place (struct pd_source's view): *p valid until the
+ * next call on in.  PD_INPUT_NO_VIEW, nothing read, where it cannot
+ * (the head or the block still holds bytes, n is small enough for
+ * pd_input_read to go through the block, or the source has no view):
+ * then pd_input_read. */
+ssize_t pd_input_view(struct pd_input *in, size_t n, const unsigned char **p);
 
 /* A window over the rest of the member for binary readers that walk
- * records in place: reads of read_size bytes into one buffer, each
- * record handed out where it lies, and only the bytes of a record cut
- * by the buffer's end moved to its start before the next read.  Holds
- * at most max + read_size bytes (max: the largest record the caller
- * accepts). */
+ * records in place: reads of read_size bytes, each record handed out
+ * where it lies.  Where the input hands a read out in place
+ * (pd_input_view), the window is that read itself, and a record cut by
+ * its end is gathered in the window's own buffer from its two parts,
+ * the rest of the next read staying where it lies (pending); else the
+ * reads go into the own buffer and only a cut record's bytes are moved
+ * to its start before the next.  Holds at most max + read_size bytes
+ * (max: the largest record the caller accepts).  The bytes at pos..len
+ * of buf are the window's: a caller moves pos on past what it used. */
 struct pd_window {
 	struct pd_input *in;
-	unsigned char *buf;		/* heap, cap bytes */
+	const unsigned char *buf;	/* own, or a read in place */
+	unsigned char *own;		/* heap, cap bytes */
+	const unsigned char *pending;	/* the rest of a read in place */
+	size_t pending_len;
 	size_t cap, max, read_size, pos, len;
 };
 

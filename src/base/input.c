@@ -39,6 +39,22 @@ pd_input_release(struct pd_input *in)
 	in->line_cap = 0;
 }
 
+/* What a read (or view) of the source returned: an error is kept with
+ * the source's message, the end is remembered. */
+static ssize_t
+came(struct pd_input *in, ssize_t r)
+{
+	if (r < 0) {
+		in->failed = true;
+		snprintf(in->errmsg, sizeof(in->errmsg), "%s",
+		    in->src.err ? in->src.err(in->src.ctx) : "read error");
+		return -1;
+	}
+	if (r == 0)
+		in->eof = true;
+	return r;
+}
+
 /* Raw read: head first, then the source; no block buffering. */
 static ssize_t
 raw_read(struct pd_input *in, void *buf, size_t n)
@@ -54,17 +70,7 @@ raw_read(struct pd_input *in, void *buf, size_t n)
 	}
 	if (in->eof || in->failed)
 		return in->failed ? -1 : 0;
-	ssize_t r = in->src.read(in->src.ctx, buf, n);
-
-	if (r < 0) {
-		in->failed = true;
-		snprintf(in->errmsg, sizeof(in->errmsg), "%s",
-		    in->src.err ? in->src.err(in->src.ctx) : "read error");
-		return -1;
-	}
-	if (r == 0)
-		in->eof = true;
-	return r;
+	return came(in, in->src.read(in->src.ctx, buf, n));
 }
 
 static bool
@@ -262,6 +268,24 @@ pd_input_drain(struct pd_input *in)
 		;
 }
 
+ssize_t
+pd_input_view(struct pd_input *in, size_t n, const unsigned char **p)
+{
+	/* a read smaller than that goes through the block (pd_input_read),
+	 * so a view of it would not be the same read */
+	if (in->head_pos < in->head_len || in->block_pos < in->block_len ||
+	    n < PD_INPUT_BLOCK / 16 || !in->src.view || in->eof ||
+	    in->failed)
+		return PD_INPUT_NO_VIEW;
+	ssize_t r = in->src.view(in->src.ctx, n, p);
+
+	if (r == PD_INPUT_NO_VIEW)
+		return r;
+	if ((r = came(in, r)) > 0)
+		in->consumed += (uint64_t)r;
+	return r;
+}
+
 void
 pd_window_open(struct pd_window *w, struct pd_input *in, size_t max,
     size_t read_size)
@@ -270,45 +294,99 @@ pd_window_open(struct pd_window *w, struct pd_input *in, size_t max,
 	w->max = max;
 	w->read_size = read_size;
 	w->cap = PD_WINDOW_BLOCK;
-	w->buf = pd_xmalloc(w->cap);
+	w->own = pd_xmalloc(w->cap);
+	w->buf = w->own;
+	w->pending = NULL;
+	w->pending_len = 0;
 	w->pos = w->len = 0;
 }
 
-/* One read of read_size bytes after what the window holds.  Always that
- * size, from wherever the stream is: where a read fails decides how
- * much of the member was read, so that is where a FILE * of that buffer
- * size would have stopped too. */
+/* One read of read_size bytes.  Always that size, from wherever the
+ * stream is: where a read fails decides how much of the member was
+ * read, so that is where a FILE * of that buffer size would have
+ * stopped too.  In place it becomes the pending part; copied, it goes
+ * after what the own buffer holds (buf is own then, with room). */
 static bool
-read_more(struct pd_window *w)
+next_read(struct pd_window *w)
 {
-	ssize_t r = pd_input_read(w->in, w->buf + w->len, w->read_size);
+	const unsigned char *p;
+	ssize_t r = pd_input_view(w->in, w->read_size, &p);
 
+	if (r == PD_INPUT_NO_VIEW) {
+		r = pd_input_read(w->in, w->own + w->len, w->read_size);
+		if (r <= 0)
+			return false;
+		w->len += (size_t)r;
+		return true;
+	}
 	if (r <= 0)
 		return false;
-	w->len += (size_t)r;
+	w->pending = p;
+	w->pending_len = (size_t)r;
 	return true;
+}
+
+/* The window, empty, becomes the pending part of a read in place. */
+static void
+take_pending(struct pd_window *w)
+{
+	w->buf = w->pending;
+	w->pos = 0;
+	w->len = w->pending_len;
+	w->pending = NULL;
+	w->pending_len = 0;
+}
+
+/* The window's bytes moved to the start of the own buffer, which can
+ * then take n bytes and one read more. */
+static void
+gather_start(struct pd_window *w, size_t n)
+{
+	size_t left = w->len - w->pos;
+	const unsigned char *from = w->buf + w->pos;
+	bool in_own = w->buf == w->own;
+
+	if (in_own)
+		memmove(w->own, from, left);
+	if (n + w->read_size > w->cap) {
+		/* a record larger than the usual read: grown to fit it */
+		w->cap = n + w->read_size;
+		w->own = pd_xrealloc(w->own, w->cap);
+	}
+	if (!in_own)
+		memcpy(w->own, from, left);
+	w->buf = w->own;
+	w->pos = 0;
+	w->len = left;
 }
 
 bool
 pd_window_fill(struct pd_window *w, size_t n)
 {
-	size_t left = w->len - w->pos;
-
-	if (left >= n)
+	if (w->len - w->pos >= n)
 		return true;
 	if (n > w->max)
 		return false;
-	memmove(w->buf, w->buf + w->pos, left);
-	w->pos = 0;
-	w->len = left;
-	if (n + w->read_size > w->cap) {
-		/* a record larger than the usual block: grown to fit it */
-		w->cap = n + w->read_size;
-		w->buf = pd_xrealloc(w->buf, w->cap);
+	if (w->len == w->pos && w->pending) {
+		take_pending(w);
+		if (w->len >= n)
+			return true;
 	}
-	while (w->len < n)
-		if (!read_more(w))
+	gather_start(w, n);
+	while (w->len < n) {
+		if (w->pending) {
+			size_t k = n - w->len < w->pending_len ? n - w->len :
+			    w->pending_len;
+
+			memcpy(w->own + w->len, w->pending, k);
+			w->len += k;
+			w->pending += k;
+			if (!(w->pending_len -= k))
+				w->pending = NULL;
+		} else if (!next_read(w)) {
 			return false;
+		}
+	}
 	return true;
 }
 
@@ -320,8 +398,11 @@ pd_window_skip(struct pd_window *w, uint64_t n, uint64_t *skipped)
 	*skipped = n;
 	while (n - done > w->len - w->pos) {
 		done += w->len - w->pos;
+		w->buf = w->own;
 		w->pos = w->len = 0;
-		if (!read_more(w)) {
+		if (w->pending)
+			take_pending(w);
+		else if (!next_read(w)) {
 			*skipped = done;
 			return false;
 		}
@@ -333,9 +414,11 @@ pd_window_skip(struct pd_window *w, uint64_t n, uint64_t *skipped)
 void
 pd_window_close(struct pd_window *w)
 {
-	free(w->buf);
+	free(w->own);
+	w->own = NULL;
 	w->buf = NULL;
-	w->cap = w->len = w->pos = 0;
+	w->pending = NULL;
+	w->cap = w->len = w->pos = w->pending_len = 0;
 }
 
 static ssize_t

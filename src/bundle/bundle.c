@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "bundle/archive_src.h"
 #include "bundle/bundle.h"
 #include "bundle/readahead.h"
 #include "bundle/walk.h"
@@ -371,22 +372,6 @@ out:
 		fold(w, res);
 }
 
-static ssize_t
-archive_src_read(void *ctx, void *buf, size_t n)
-{
-	la_ssize_t r = archive_read_data(ctx, buf, n);
-
-	return r < 0 ? -1 : (ssize_t)r;
-}
-
-static const char *
-archive_src_err(void *ctx)
-{
-	const char *e = archive_error_string(ctx);
-
-	return e ? e : "archive read error";
-}
-
 static const char *
 member_path(struct walk *w, const char *prefix, const char *name)
 {
@@ -489,9 +474,10 @@ walk_archive(struct walk *w, struct archive *a, const char *prefix,
 			skipped(w, path, "device node, fifo or socket ignored");
 			continue;
 		}
+		struct pd_archive_src src;
+
 		process_member(w, path, archive_entry_size_is_set(e) ?
-		    archive_entry_size(e) : -1,
-		    (struct pd_source){ archive_src_read, archive_src_err, a },
+		    archive_entry_size(e) : -1, pd_archive_source(&src, a),
 		    depth);
 	}
 	w->name_note = NULL;
@@ -568,7 +554,7 @@ walk_dir(struct walk *w, const char *dir, const char *rel, unsigned level)
 				continue;
 			}
 			process_member(w, path, st.st_size,
-			    (struct pd_source){ fd_read, fd_err, &f }, 0);
+			    (struct pd_source){ fd_read, fd_err, &f, NULL }, 0);
 			close(f.fd);
 		} else {
 			skipped(w, path, "device node, fifo or socket ignored");

@@ -108,16 +108,12 @@ ratio_broken(struct walk *w, struct layer *l, const char *member)
 	pd_diag_note(l->owner, PD_FAILED, "member.cap", 0, "%s", l->why);
 }
 
+/* r bytes handed out (a read's or a view's return). */
 static ssize_t
-counted_read(void *ctx, void *buf, size_t n)
+counted(struct counted *c, ssize_t r)
 {
-	struct counted *c = ctx;
 	struct walk *w = c->w;
 	struct layer *l = c->layer;
-
-	if (blocked(c))
-		return -1;
-	ssize_t r = c->inner.read(c->inner.ctx, buf, n);
 
 	if (r <= 0)
 		return r;
@@ -138,6 +134,29 @@ counted_read(void *ctx, void *buf, size_t n)
 	return r;
 }
 
+static ssize_t
+counted_read(void *ctx, void *buf, size_t n)
+{
+	struct counted *c = ctx;
+
+	if (blocked(c))
+		return -1;
+	return counted(c, c->inner.read(c->inner.ctx, buf, n));
+}
+
+/* A view counts as the read it stands for. */
+static ssize_t
+counted_view(void *ctx, size_t n, const unsigned char **p)
+{
+	struct counted *c = ctx;
+
+	if (blocked(c))
+		return -1;
+	ssize_t r = c->inner.view(c->inner.ctx, n, p);
+
+	return r == PD_INPUT_NO_VIEW ? r : counted(c, r);
+}
+
 static const char *
 counted_err(void *ctx)
 {
@@ -154,7 +173,8 @@ pd_counted(struct counted *c, struct walk *w, struct layer *l,
 {
 	*c = (struct counted){ .inner = inner, .w = w, .layer = l,
 		.member = member };
-	return (struct pd_source){ counted_read, counted_err, c };
+	return (struct pd_source){ counted_read, counted_err, c,
+	    inner.view ? counted_view : NULL };
 }
 
 static uint64_t
@@ -194,7 +214,7 @@ bool
 pd_unwrap(struct walk *w, struct unwrap *u, struct pd_member_result *res,
     struct pd_input *raw, struct pd_source *s)
 {
-	struct pd_source in = { input_src_read, input_src_err, raw };
+	struct pd_source in = { input_src_read, input_src_err, raw, NULL };
 	struct pd_source dec;
 
 	if (pd_is_gzip(raw->head, raw->head_len)) {

@@ -109,6 +109,7 @@ int test_group_hash(void);
 int test_group_dynlib(void);
 int test_group_prof_memo(void);
 int test_group_fleet(void);
+int test_group_window(void);
 int test_group_diff(void);
 int test_group_wrap(void);
 int test_group_softnet(void);

@@ -40,5 +40,6 @@ main(void)
 	failed += test_group_dynlib();
 	failed += test_group_prof_memo();
 	failed += test_group_fleet();
+	failed += test_group_window();
 	return failed ? 1 : 0;
 }
