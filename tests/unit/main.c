@@ -41,5 +41,6 @@ main(void)
 	failed += test_group_prof_memo();
 	failed += test_group_fleet();
 	failed += test_group_window();
+	failed += test_group_archive_src();
 	return failed ? 1 : 0;
 }
