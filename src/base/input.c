@@ -39,6 +39,11 @@ pd_input_release(struct pd_input *in)
 	in->line_cap = 0;
 }
 
+/* Reads smaller than this (a binary reader's record headers) go
+ * through the block, so that a plain file costs one read(2) per block,
+ * not two per record. */
+#define SMALL_READ (PD_INPUT_BLOCK / 16)
+
 /* What a read (or view) of the source returned: an error is kept with
  * the source's message, the end is remembered. */
 static ssize_t
@@ -110,10 +115,7 @@ pd_input_read(struct pd_input *in, void *buf, size_t n)
 		in->consumed += k;
 		return (ssize_t)k;
 	}
-	/* small reads (a binary reader's record headers) go through the
-	 * block, so that a plain file costs one read(2) per block, not two
-	 * per record */
-	if (n < PD_INPUT_BLOCK / 16) {
+	if (n < SMALL_READ) {
 		ssize_t r = raw_read(in, in->block, PD_INPUT_BLOCK);
 
 		if (r <= 0)
@@ -271,11 +273,10 @@ pd_input_drain(struct pd_input *in)
 ssize_t
 pd_input_view(struct pd_input *in, size_t n, const unsigned char **p)
 {
-	/* a read smaller than that goes through the block (pd_input_read),
-	 * so a view of it would not be the same read */
+	/* a small read goes through the block (pd_input_read), so a view
+	 * of it would not be the same read */
 	if (in->head_pos < in->head_len || in->block_pos < in->block_len ||
-	    n < PD_INPUT_BLOCK / 16 || !in->src.view || in->eof ||
-	    in->failed)
+	    n < SMALL_READ || !in->src.view || in->eof || in->failed)
 		return PD_INPUT_NO_VIEW;
 	ssize_t r = in->src.view(in->src.ctx, n, p);
 
