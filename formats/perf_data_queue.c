@@ -68,6 +68,21 @@ add_oldest(struct reader *r)
 	r->q_len--;
 }
 
+/* Every sample of the one-thread queue added, in order. */
+static void
+add_queue(struct reader *r)
+{
+	while (r->q_len)
+		add_oldest(r);
+}
+
+/* The batch the decoding thread fills. */
+static struct batch *
+filling(struct perf_lanes *l)
+{
+	return &l->b[l->published % BATCHES];
+}
+
 /* Each stage a third of the queue after the one before, as one thread
  * does them, so both add with the same distance prefetched ahead. */
 #define STAGE_AHEAD(stage) ((unsigned)(QUEUE - 1 - (stage) * (QUEUE / 3)))
@@ -125,7 +140,7 @@ hand_over(struct perf_lanes *l)
 		pthread_cond_wait(&l->cv, &l->mu);
 	pthread_mutex_unlock(&l->mu);
 
-	struct batch *b = &l->b[l->published % BATCHES];
+	struct batch *b = filling(l);
 
 	b->n = 0;
 	b->used = 0;
@@ -140,8 +155,7 @@ start_lanes(struct reader *r)
 	struct perf_lanes *l = pd_xmalloc(sizeof(*l));
 	int stage = 0;		/* how far the set-up came */
 
-	while (r->q_len)
-		add_oldest(r);
+	add_queue(r);
 	l->published = l->consumed = 0;
 	l->done = false;
 	l->b[0].n = 0;
@@ -172,11 +186,10 @@ pd_perf_slot(struct reader *r, unsigned words)
 	    !r->m->one_thread)
 		start_lanes(r);
 	if (r->lanes) {
-		struct perf_lanes *l = r->lanes;
-		struct batch *b = &l->b[l->published % BATCHES];
+		struct batch *b = filling(r->lanes);
 
 		if (b->n == BATCH_SAMPLES || b->used + words > BATCH_WORDS)
-			b = hand_over(l);
+			b = hand_over(r->lanes);
 		b->s[b->n].chain = b->words + b->used;
 		return &b->s[b->n];
 	}
@@ -195,7 +208,7 @@ pd_perf_commit(struct reader *r, struct queued *q)
 	    q->has_chain ? q->chain : NULL, q->n);
 	r->queued++;
 	if (r->lanes) {
-		struct batch *b = &r->lanes->b[r->lanes->published % BATCHES];
+		struct batch *b = filling(r->lanes);
 
 		b->used += q->has_chain ? q->n : 0;
 		b->n++;
@@ -220,12 +233,11 @@ pd_perf_flush(struct reader *r)
 {
 	struct perf_lanes *l = r->lanes;
 
-	while (r->q_len)
-		add_oldest(r);
+	add_queue(r);
 	if (!l)
 		return;
 	pthread_mutex_lock(&l->mu);
-	if (l->b[l->published % BATCHES].n)
+	if (filling(l)->n)
 		l->published++;
 	l->done = true;
 	pthread_cond_signal(&l->cv);
