@@ -50,9 +50,10 @@ for b in samples/*.tgz; do
 	same "$(basename "$b")" "$b"
 done
 
-# one bundle in every form the second thread reads (plain tar, over 8 MB,
-# included), plus 8 MB that do
-# not compress, so the producer runs well ahead of the walker
+# one bundle in every form the second thread reads, plus 8 MB that do
+# not compress, so the producer runs well ahead of the walker; the plain
+# tar, over 8 MB, is mapped where it is a file (bundle/mapped.c) and
+# goes through the ring from stdin
 dir=$tmp/big
 mkdir -p "$dir"
 cp -R samples/bundles/gx10-before/. "$dir/"

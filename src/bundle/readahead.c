@@ -146,20 +146,40 @@ plain_streamed(const unsigned char *h, size_t n)
  * thread costs more than it saves. */
 #define RA_PLAIN_MIN (8u << 20)
 
+/* The first bytes of fd (its offset left where it was), and whether it
+ * is a regular file of RA_PLAIN_MIN bytes or more. */
+static ssize_t
+head_of(int fd, unsigned char *head, size_t n, bool *big)
+{
+	struct stat st;
+
+	*big = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size >= (off_t)RA_PLAIN_MIN;
+	return pread(fd, head, n, 0);
+}
+
+bool
+pd_readahead_plain(int fd)
+{
+	unsigned char head[512];
+	bool big;
+	ssize_t n = head_of(fd, head, sizeof(head), &big);
+
+	return big && n > 0 && by_magic(head, (size_t)n) == DEC_NONE &&
+	    plain_streamed(head, (size_t)n);
+}
+
 bool
 pd_readahead_wanted(const char *path)
 {
 	unsigned char head[512];
 	int fd = open(path, O_RDONLY);
-	struct stat st;
-	ssize_t n;
 	bool big;
+	ssize_t n;
 
 	if (fd < 0)
 		return false;
-	big = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size >= (off_t)RA_PLAIN_MIN;
-	n = read(fd, head, sizeof(head));
+	n = head_of(fd, head, sizeof(head), &big);
 	close(fd);
 	if (n <= 0)
 		return false;

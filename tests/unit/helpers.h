@@ -111,6 +111,7 @@ int test_group_prof_memo(void);
 int test_group_fleet(void);
 int test_group_window(void);
 int test_group_archive_src(void);
+int test_group_mapped(void);
 int test_group_diff(void);
 int test_group_wrap(void);
 int test_group_softnet(void);

@@ -42,5 +42,6 @@ main(void)
 	failed += test_group_fleet();
 	failed += test_group_window();
 	failed += test_group_archive_src();
+	failed += test_group_mapped();
 	return failed ? 1 : 0;
 }
