@@ -139,11 +139,12 @@ plain_streamed(const unsigned char *h, size_t n)
 	return false;
 }
 
-/* A compressed file, or a large plain one read front to back: on a
- * second thread the file's reads (a quarter of the time of a plain
- * capture, in the kernel's copy) overlap the analysis, and the ring's
- * 1 MiB reads replace libarchive's 10 KiB ones; below this size the
- * thread costs more than it saves. */
+/* A compressed file, or a large plain one read front to back.  The
+ * plain one is mapped (mapped.c), its pages not copied at all; where it
+ * cannot be, on a second thread the file's reads (a quarter of the time
+ * of a plain capture, in the kernel's copy) overlap the analysis, and
+ * the ring's 1 MiB reads replace libarchive's 10 KiB ones.  Below this
+ * size neither pays for itself. */
 #define RA_PLAIN_MIN (8u << 20)
 
 /* The first bytes of fd (its offset left where it was), and whether it
