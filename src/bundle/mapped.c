@@ -1,8 +1,8 @@
 /* See mapped.h.  libarchive is handed the file a piece at a time, each
- * piece where it lies in the mapping; the pages before the piece it was
- * last handed are let go (the callback's contract: the previous piece is
- * not read again), so that what is resident stays bounded on a file of
- * any size.  A page let go and touched again would only be mapped again
+ * piece where it lies in the mapping; as it is handed the next, the
+ * pages before it are let go (the callback's contract: once libarchive
+ * asks for the next piece it does not read the previous one again), so
+ * that what is resident stays bounded on a file of any size.  A page let go and touched again would only be mapped again
  * from the file.
  *
  * Each piece is mapped in with MADV_POPULATE_READ (Linux 5.14) before it
@@ -64,8 +64,7 @@ static void
 on_bus(int sig)
 {
 	(void)sig;
-	if (write(STDERR_FILENO, bus_note, bus_note_len) < 0)
-		_exit(3);
+	(void)!write(STDERR_FILENO, bus_note, bus_note_len);
 	_exit(3);
 }
 
@@ -89,9 +88,9 @@ populate(const struct pd_mapped *m, uint64_t off, uint64_t len)
 }
 
 /* After populating failed with e at off: a kernel that cannot (EINVAL,
- * or ENOMEM) leaves the faults to the walker's accesses; a file that shrank ends
- * where it now ends (what a read would see); anything else (EFAULT: a
- * page the kernel could not read) is a read error there. */
+ * or ENOMEM) leaves the faults to the walker's accesses; a file that
+ * shrank ends where it now ends (what a read would see); anything else
+ * (EFAULT: a page the kernel could not read) is a read error there. */
 static void
 failed_at(struct pd_mapped *m, uint64_t off, int e)
 {

@@ -4,8 +4,8 @@
  * into a buffer, so that the copy a read makes (a third of the CPU time
  * spent on a plain capture) is not made at all.  The bytes the walker
  * sees, and so the report, are those a read would give; only the timing
- * and the memory differ.  Resident: the piece being read and the one
- * before it, whatever the file's size. */
+ * and the memory differ.  Resident: the piece being read (and the one
+ * before it while it is mapped in: 2 MiB), whatever the file's size. */
 #ifndef PD_MAPPED_H
 #define PD_MAPPED_H
 
