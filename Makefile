@@ -4,7 +4,9 @@
 # strict warnings as errors for every build (the check build always has
 # them; a user's plain build stays quiet); V=1 for full command lines;
 # ISAL=no inflates gzip with zlib although ISA-L (libisal, found by
-# pkg-config) is there, built in build/zlib so the two builds coexist.
+# pkg-config) is there, built in build/zlib so the two builds coexist;
+# ARCHIVE=shared links the shared libarchive where its static archive
+# would be used (below).
 
 CC       ?= cc
 CLANG    ?= clang
@@ -12,6 +14,7 @@ OPT      ?= -O2 -g
 PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma sqlite3 libpq \
             libcrypto
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
+            liblz4-dev libbz2-dev libacl1-dev nettle-dev libxml2-dev \
             liblzma-dev libisal-dev isal libarchive-tools libssl-dev \
             zstd lz4 bzip2 xz-utils \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
@@ -31,8 +34,24 @@ endif
 # loaded when first used (src/base/dynlib.h): headers only at build time
 DLOPEN_PKGS := sqlite3 libpq libcrypto
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) \
-             2>/dev/null) -ldl
+# libarchive linked from its static archive where that and the -dev
+# packages of what it needs are there (ARCHIVE=shared: the shared one):
+# the shared libarchive brings libxml2 for the xar format, and through
+# it ICU and the C++ runtime, eight libraries relocated at every start,
+# which pathdoctor never reads with; linked as needed, only what the
+# readers it enables call is kept (src/bundle/bundle.c)
+ARCHIVE_STATIC_LIBS := -Wl,--as-needed -Wl,-Bstatic -larchive -Wl,-Bdynamic \
+    $(filter-out -larchive,$(shell pkg-config --static --libs libarchive \
+    2>/dev/null))
+ifneq ($(ARCHIVE),shared)
+ARCHIVE_STATIC := $(shell printf 'int main(void){return 0;}\n' | $(CC) -x c \
+    -o /dev/null - -Wl,--no-as-needed $(ARCHIVE_STATIC_LIBS) \
+    >/dev/null 2>&1 && echo yes)
+endif
+LINKED_PKGS  = $(filter-out $(DLOPEN_PKGS) $(if $(ARCHIVE_STATIC),libarchive), \
+               $(PKGS))
+PKG_LIBS   = $(if $(ARCHIVE_STATIC),$(ARCHIVE_STATIC_LIBS)) \
+             $(shell pkg-config --libs $(LINKED_PKGS) 2>/dev/null) -ldl
 # the SONAME of pkg-config's library $(1) named $(2), else $(3)
 soname = $(or $(shell objdump -p "$$(pkg-config --variable=libdir $(1) \
          2>/dev/null)/$(2)" 2>/dev/null | awk '$$1 == "SONAME" {print $$2}'),$(3))
@@ -80,12 +99,18 @@ SAMPLE_DIRS := $(wildcard samples/bundles/*)
 SAMPLES     := $(SAMPLE_DIRS:samples/bundles/%=samples/%.tgz)
 
 .PHONY: all check check-build demo deps samples fuzz update-golden clean \
-        install uninstall
+        install uninstall FORCE
 
 all: $(B)/pathdoctor
 
-$(B)/pathdoctor: $(OBJ)
-	$(Q)$(CC) $(OPT) -o $@ $^ $(PKG_LIBS) -lm -pthread
+# the link's libraries as last linked: a change (ARCHIVE=shared, a
+# library installed since) links again although no object changed
+$(B)/link-libs: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(PKG_LIBS)' | cmp -s - $@ || echo '$(PKG_LIBS)' >$@
+
+$(B)/pathdoctor: $(OBJ) $(B)/link-libs
+	$(Q)$(CC) $(OPT) -o $@ $(OBJ) $(PKG_LIBS) -lm -pthread
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -96,17 +121,17 @@ $(SAN)/%.o: %.c
 	$(Q)$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(DEV_WARN) -O1 -g $(SAN_FLAGS) \
 	    $(shell pkg-config --cflags cmocka) -c -o $@ $<
 
-$(SAN)/pathdoctor: $(SAN_OBJ)
-	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm -pthread
+$(SAN)/pathdoctor: $(SAN_OBJ) $(B)/link-libs
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $(SAN_OBJ) $(PKG_LIBS) -lm -pthread
 
-$(SAN)/unit-tests: $(SAN_LIB) $(UNIT_OBJ)
-	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -pthread \
-	    $(shell pkg-config --libs cmocka) -lm
+$(SAN)/unit-tests: $(SAN_LIB) $(UNIT_OBJ) $(B)/link-libs
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $(SAN_LIB) $(UNIT_OBJ) $(PKG_LIBS) \
+	    -pthread $(shell pkg-config --libs cmocka) -lm
 
 # The fuzz harnesses, replayed without libFuzzer by onefile.c.
 $(SAN)/replay-%: $(SAN)/tests/fuzz/fuzz_%.o \
-    $(SAN)/tests/fuzz/onefile.o $(SAN_LIB)
-	$(Q)$(CC) $(SAN_FLAGS) -o $@ $^ $(PKG_LIBS) -lm -pthread
+    $(SAN)/tests/fuzz/onefile.o $(SAN_LIB) $(B)/link-libs
+	$(Q)$(CC) $(SAN_FLAGS) -o $@ $(filter %.o,$^) $(PKG_LIBS) -lm -pthread
 
 # check installs what is missing first, so it works on a fresh machine;
 # the ThreadSanitizer binary is built beside the check build for the
