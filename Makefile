@@ -32,7 +32,7 @@ else
 WARN     := -Wall
 endif
 # loaded when first used (src/base/dynlib.h): headers only at build time
-DLOPEN_PKGS := sqlite3 libpq libcrypto
+DLOPEN_PKGS := sqlite3 libpq libcrypto libpcap
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libarchive linked from its static archive where that and the -dev
 # packages of what it needs are there (ARCHIVE=shared: the shared one):
@@ -57,7 +57,8 @@ soname = $(or $(shell objdump -p "$$(pkg-config --variable=libdir $(1) \
          2>/dev/null)/$(2)" 2>/dev/null | awk '$$1 == "SONAME" {print $$2}'),$(3))
 SONAMES := -DPD_SONAME_PQ='"$(call soname,libpq,libpq.so,libpq.so.5)"' \
            -DPD_SONAME_SQLITE='"$(call soname,sqlite3,libsqlite3.so,libsqlite3.so.0)"' \
-           -DPD_SONAME_CRYPTO='"$(call soname,libcrypto,libcrypto.so,libcrypto.so.3)"'
+           -DPD_SONAME_CRYPTO='"$(call soname,libcrypto,libcrypto.so,libcrypto.so.3)"' \
+           -DPD_SONAME_PCAP='"$(call soname,libpcap,libpcap.so,libpcap.so.0.8)"'
 CPPFLAGS := -Iinclude -Isrc -D_POSIX_C_SOURCE=200809L $(SONAMES)
 # gzip through ISA-L when it is there, zlib (always linked) otherwise
 ifeq ($(ISAL),no)

@@ -8,7 +8,6 @@
  * (byte-swapped pseudo-headers, USB lengths) go through libpcap itself.
  * The interface is named by the path (pcap/IF.pcap, IF@TIME.pcap). */
 #define _DEFAULT_SOURCE	/* libpcap's headers use u_int, u_char */
-#include <pcap/pcap.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 #include "decode/capture.h"
 #include "decode/filter.h"
 #include "decode/packet.h"
+#include "decode/pcaplib.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"
@@ -101,7 +101,7 @@ static void
 describe(struct pd_capture *cap, const struct pd_member *m,
     struct pd_diag *d, int lt)
 {
-	const char *name = pcap_datalink_val_to_name(lt);
+	const char *name = pd_pcap_linktype_name(lt);
 
 	cap->ev = (struct pd_evidence){ .member = m->path, .text =
 	    pd_arena_printf(d->arena, "link type %s, snap length %u",
@@ -136,7 +136,7 @@ read_packets(pcap_t *p, struct pd_capture *cap, const struct pd_filter *flt,
 	enum pd_status rc = PD_OK;
 	int r;
 
-	while ((r = pcap_next_ex(p, &hdr, &data)) == 1) {
+	while ((r = pd_pcap.pcap_next_ex(p, &hdr, &data)) == 1) {
 		cap->packets_read++;
 		if (pd_filter_match(flt, data, hdr->caplen, hdr->len))
 			pd_capture_packet(st, hdr->ts.tv_sec +
@@ -144,7 +144,7 @@ read_packets(pcap_t *p, struct pd_capture *cap, const struct pd_filter *flt,
 			    hdr->caplen, hdr->len);
 	}
 	if (r == PCAP_ERROR)
-		rc = cut_note(cap, d, pcap_geterr(p));
+		rc = cut_note(cap, d, pd_pcap.pcap_geterr(p));
 	pd_capture_end(st);
 	pd_capture_notes(cap, d);
 	return rc;
@@ -220,12 +220,13 @@ rewritten(int dlt, bool swapped)
 static void
 sf_init(struct sf *sf, pcap_t *p, const struct pd_member *m, bool filtered)
 {
-	int major = pcap_major_version(p), minor = pcap_minor_version(p);
+	int major = pd_pcap.pcap_major_version(p);
+	int minor = pd_pcap.pcap_minor_version(p);
 
-	sf->dlt = pcap_datalink(p);
-	sf->snap = (uint32_t)pcap_snapshot(p);
+	sf->dlt = pd_pcap.pcap_datalink(p);
+	sf->snap = (uint32_t)pd_pcap.pcap_snapshot(p);
 	sf->max_caplen = max_caplen(sf->dlt);
-	sf->swapped = pcap_is_swapped(p) == 1;
+	sf->swapped = pd_pcap.pcap_is_swapped(p) == 1;
 	sf->scale_up = !(m->head[2] == 0x3c || m->head[1] == 0x3c);
 	/* caplen and len traded places at 2.3; some 2.3 writers did not */
 	sf->lengths = NOT_SWAPPED;
@@ -385,7 +386,7 @@ open_file(FILE *f, struct pd_diag *d)
 		    "stream over the member");
 		return NULL;
 	}
-	p = pcap_fopen_offline_with_tstamp_precision(f,
+	p = pd_pcap.pcap_fopen_offline_with_tstamp_precision(f,
 	    PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!p) {
 		fclose(f);
@@ -421,19 +422,26 @@ parse_pcap(const struct pd_member *m, struct pd_input *in,
 	struct pd_filter flt = { 0 };
 	enum pd_status rc = PD_FAILED;
 	bool walk = classic(m);
-	pcap_t *p = walk ? open_header(m, d) : open_stream(in, d);
+	pcap_t *p = NULL;
 	struct sf sf;
 
+	if (!pd_pcap_load(errbuf, sizeof(errbuf))) {
+		pd_diag_note(d, PD_FAILED, "pcap.libpcap", 0, "%s; the capture "
+		    "was not read", errbuf);
+		goto out;
+	}
+	p = walk ? open_header(m, d) : open_stream(in, d);
 	if (!p)
 		goto out;
-	if (walk && rewritten(pcap_datalink(p), pcap_is_swapped(p) == 1)) {
-		pcap_close(p);
+	if (walk && rewritten(pd_pcap.pcap_datalink(p),
+	    pd_pcap.pcap_is_swapped(p) == 1)) {
+		pd_pcap.pcap_close(p);
 		walk = false;
 		if (!(p = open_stream(in, d)))
 			goto out;
 	}
-	int lt = pcap_datalink(p);
-	uint32_t snaplen = (uint32_t)pcap_snapshot(p);
+	int lt = pd_pcap.pcap_datalink(p);
+	uint32_t snaplen = (uint32_t)pd_pcap.pcap_snapshot(p);
 
 	if (!pd_filter_open(&flt, lt, snaplen, errbuf, sizeof(errbuf))) {
 		pd_filter_skip_note(m, d, lt, NULL, errbuf);
@@ -460,7 +468,7 @@ parse_pcap(const struct pd_member *m, struct pd_input *in,
 out:
 	pd_filter_close(&flt);
 	if (p)
-		pcap_close(p);		/* closes its stream */
+		pd_pcap.pcap_close(p);		/* closes its stream */
 	return rc;
 }
 

@@ -342,3 +342,25 @@ expect 1 diff-fail-on-regression diff --fail-on-regression \
     samples/gx10-after.tgz samples/gx10-half-after.tgz
 expect 0 diff-no-regression diff --fail-on-regression \
     samples/gx10-kernel-before.tgz samples/gx10-after.tgz
+
+# libpcap is loaded when a capture (or --filter) first needs it: a
+# bundle without one never maps it (src/decode/pcaplib.h)
+# loaded NAME PATTERN ARGS...: the loader's record of the run of
+# pathdoctor ARGS names (PATTERN starting with "!": does not name)
+loaded() {
+	name=$1 pat=$2
+	shift 2
+	LD_DEBUG=files "$bin" "$@" >/dev/null 2>"$tmp/ld"
+	if grep -q "file=${pat#!}" "$tmp/ld"; then hit=1; else hit=0; fi
+	case $pat in !*) hit=$((1 - hit)) ;; esac
+	if [ $hit -eq 1 ]; then
+		echo "ok cli $name"
+	else
+		echo "not ok cli $name: the loader's record of $* and $pat"
+	fi
+}
+loaded libpcap-not-loaded-without-capture '!libpcap' -f json \
+    samples/gx10-after.tgz
+loaded libpcap-loaded-for-capture libpcap -f json samples/gx10-before.tgz
+loaded libpcap-loaded-for-filter libpcap -f json --filter tcp \
+    samples/gx10-after.tgz

@@ -1,11 +1,11 @@
 /* --filter: libpcap's pcap_compile for each capture's link type and snap
  * length (pcap_open_dead), pcap_offline_filter on every packet. */
 #define _DEFAULT_SOURCE	/* libpcap's headers use u_int, u_char */
-#include <pcap/pcap.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "decode/filter.h"
+#include "decode/pcaplib.h"
 #include "pathdoctor/diag.h"
 #include "pathdoctor/format.h"
 
@@ -23,19 +23,20 @@ compile(int linktype, uint32_t snaplen, const char *expr,
 
 	if (snaplen == 0 || snaplen > SNAPLEN_MAX)
 		snaplen = SNAPLEN_MAX;
-	p = pcap_open_dead(linktype, (int)snaplen);
+	p = pd_pcap.pcap_open_dead(linktype, (int)snaplen);
 	if (!p) {
 		snprintf(err, n, "libpcap cannot open link type %d", linktype);
 		goto out;
 	}
-	if (pcap_compile(p, prog, expr, 1, PCAP_NETMASK_UNKNOWN) != 0) {
-		snprintf(err, n, "%s", pcap_geterr(p));
+	if (pd_pcap.pcap_compile(p, prog, expr, 1,
+	    PCAP_NETMASK_UNKNOWN) != 0) {
+		snprintf(err, n, "%s", pd_pcap.pcap_geterr(p));
 		goto out;
 	}
 	ok = true;
 out:
 	if (p)
-		pcap_close(p);
+		pd_pcap.pcap_close(p);
 	return ok;
 }
 
@@ -48,9 +49,11 @@ pd_filter_set(const char *expr, char *err, size_t n)
 	expr_held = NULL;
 	if (!expr)
 		return true;
+	if (!pd_pcap_load(err, n))
+		return false;
 	if (!compile(DLT_EN10MB, SNAPLEN_MAX, expr, &prog, err, n))
 		return false;
-	pcap_freecode(&prog);
+	pd_pcap.pcap_freecode(&prog);
 	expr_held = strdup(expr);
 	if (!expr_held) {
 		snprintf(err, n, "out of memory");
@@ -93,7 +96,8 @@ pd_filter_match(const struct pd_filter *f, const uint8_t *data,
 {
 	struct pcap_pkthdr h = { .caplen = caplen, .len = len };
 
-	return !f->prog || pcap_offline_filter(f->prog, &h, data) != 0;
+	return !f->prog ||
+	    pd_pcap.pcap_offline_filter(f->prog, &h, data) != 0;
 }
 
 void
@@ -101,7 +105,7 @@ pd_filter_close(struct pd_filter *f)
 {
 	if (!f->prog)
 		return;
-	pcap_freecode(f->prog);
+	pd_pcap.pcap_freecode(f->prog);
 	free(f->prog);
 	f->prog = NULL;
 }
@@ -110,7 +114,7 @@ void
 pd_filter_skip_note(const struct pd_member *m, struct pd_diag *d,
     int linktype, const char *iface, const char *why)
 {
-	const char *name = pcap_datalink_val_to_name(linktype);
+	const char *name = pd_pcap_linktype_name(linktype);
 
 	pd_diag_note(d, PD_WARN, "capture.filter", 0, "%s%s%s%s: --filter "
 	    "'%s' cannot apply to link type %d (%s): %s; the capture was "

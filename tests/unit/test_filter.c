@@ -1,14 +1,32 @@
 /* --filter: the expression checked and compiled per link type, and the
  * readers analysing only the packets it matches. */
 #define _DEFAULT_SOURCE	/* libpcap's headers use u_int, u_char */
-#include <pcap/pcap.h>
 #include <string.h>
 #include "helpers.h"
 #include "decode/filter.h"
+#include "decode/pcaplib.h"
 
 static const char nic2[] = "samples/bundles/gx10-before/pcap/nic2.pcap";
 static const char three[] =
     "tests/data-capture/pcapng-test100-three-interfaces.pcapng";
+
+/* Every function of the table resolves (dynlib fills all or none), and
+ * they are libpcap's. */
+static void
+test_libpcap_table(void **state)
+{
+	char err[512] = "";
+	pcap_t *p;
+
+	(void)state;
+	assert_true(pd_pcap_load(err, sizeof(err)));
+	assert_string_equal(pd_pcap_linktype_name(DLT_EN10MB), "EN10MB");
+	p = pd_pcap.pcap_open_dead(DLT_RAW, 96);
+	assert_non_null(p);
+	assert_int_equal(pd_pcap.pcap_datalink(p), DLT_RAW);
+	assert_int_equal(pd_pcap.pcap_snapshot(p), 96);
+	pd_pcap.pcap_close(p);
+}
 
 static void
 test_expression_checked(void **state)
@@ -104,6 +122,7 @@ int
 test_group_filter(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_libpcap_table),
 		cmocka_unit_test(test_expression_checked),
 		cmocka_unit_test(test_per_link_type),
 		cmocka_unit_test(test_pcap_filtered),
