@@ -1,7 +1,7 @@
 /* The memo of raw samples (prof_raw.h): a sample whose pid, cpu, mode,
  * ip and chain were seen before adds its period where that one's did,
  * without resolving each frame again.  Two entries a hash, each holding
- * the self and stack slots its sample added to and where a copy of
+ * the self slot and the stack its sample added to and where a copy of
  * the sample's words lies in a bounded ring, compared word for word
  * before use: a hash collision, or a copy the ring has written over,
  * costs only the long way.  Used only when the tables would neither
@@ -82,7 +82,7 @@ pd_prof_memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
     const uint64_t *chain, unsigned n_chain)
 {
 	if (!r->memo || (r->n_self + 1) * 4 >= r->self_size * 3 ||
-	    (r->n_stacks + 1) * 4 >= r->stack_size * 3)
+	    (r->n_stacks + 1) * 4 >= r->stack_index_size * 3)
 		return false;
 	const struct prof_memo *e = memo_find(r, hash);
 	const uint64_t *w;
@@ -92,9 +92,9 @@ pd_prof_memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
 	    memcmp(w + 2, chain, n_chain * sizeof(*chain)) != 0)
 		return false;
 	struct prof_self *se = &r->self[e->self];
-	struct prof_stack *st = &r->stacks[e->stack];
+	struct prof_stack *st = &r->stacks[e->stack];	/* < n_stacks */
 
-	if (!se->used || !st->n)
+	if (!se->used)
 		return false;
 	r->samples++;
 	r->period += (double)period;
@@ -140,19 +140,14 @@ pd_prof_memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
 }
 
 void
-pd_prof_memo_moved(struct pd_prof_raw *r, uint32_t *moved, unsigned n,
-    bool stack)
+pd_prof_memo_moved(struct pd_prof_raw *r, uint32_t *moved, unsigned n)
 {
 	if (!moved)
 		return;
 	for (unsigned i = 0; i < PROF_MEMO; i++) {
 		struct prof_memo *e = &r->memo[i];
 
-		if (!e->pos)
-			continue;
-		if (stack)
-			e->stack = moved[e->stack];
-		else
+		if (e->pos)
 			e->self = moved[e->self];
 	}
 	pd_big_free(moved, n * sizeof(*moved));
@@ -178,7 +173,7 @@ pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, int stage)
 	const struct prof_memo *e = memo_find(r, hash);
 	const uint64_t *w;
 
-	if (!e || e->self >= r->self_size || e->stack >= r->stack_size ||
+	if (!e || e->self >= r->self_size || e->stack >= r->n_stacks ||
 	    !(w = memo_copy(r, e)))
 		return;
 	if (stage == 1) {

@@ -49,7 +49,7 @@ struct prof_fork {
 };
 
 /* A raw sample seen before (src/decode/prof_memo.c): its hash, the
- * self and stack slots it added to, its cpu, and where its copy lies
+ * self slot and the stack it added to, its cpu, and where its copy lies
  * in the ring (pos 0: unused); two to a cache line. */
 struct prof_memo {
 	uint64_t hash, pos;
@@ -83,8 +83,10 @@ struct pd_prof_raw {
 	unsigned addr_index_size;
 	struct prof_self *self;
 	unsigned n_self, self_size;
-	struct prof_stack *stacks;
-	unsigned n_stacks, stack_size;
+	struct prof_stack *stacks;	/* [n_stacks], in the order seen */
+	unsigned n_stacks, cap_stacks;
+	uint64_t *stack_index;		/* see add_stack in profile.c */
+	unsigned stack_index_size;
 	uint32_t *slots;
 	unsigned n_slots, cap_slots;
 	struct prof_memo *memo;		/* [PROF_MEMO], once a chain came */
@@ -114,10 +116,10 @@ bool pd_prof_memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
 void pd_prof_memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
     uint32_t stack, uint32_t pid, int cpu, uint8_t mode, uint64_t ip,
     const uint64_t *chain, unsigned n_chain);
-/* The memo's slots of the self (or stack) table follow its move:
- * moved[i] is where slot i of the n went; moved is freed. */
-void pd_prof_memo_moved(struct pd_prof_raw *r, uint32_t *moved, unsigned n,
-    bool stack);
+/* The memo's slots of the self table follow its move: moved[i] is
+ * where slot i of the n went; moved is freed.  (A stack's index does
+ * not move.) */
+void pd_prof_memo_moved(struct pd_prof_raw *r, uint32_t *moved, unsigned n);
 void pd_prof_memo_free(struct pd_prof_raw *r);
 
 #endif

@@ -53,7 +53,9 @@ pd_prof_raw_free(struct pd_prof_raw *r)
 	free(r->addrs);
 	pd_big_free(r->addr_index, r->addr_index_size * sizeof(*r->addr_index));
 	pd_big_free(r->self, r->self_size * sizeof(*r->self));
-	pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
+	pd_big_free(r->stacks, r->cap_stacks * sizeof(*r->stacks));
+	pd_big_free(r->stack_index, r->stack_index_size *
+	    sizeof(*r->stack_index));
 	pd_big_free(r->slots, r->cap_slots * sizeof(*r->slots));
 	pd_prof_memo_free(r);
 	for (unsigned i = 0; i < r->n_maps; i++)
@@ -179,7 +181,7 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 		}
 		pd_big_free(r->self, r->self_size * sizeof(*r->self));
 		r->self = n;
-		pd_prof_memo_moved(r, moved, r->self_size, false);
+		pd_prof_memo_moved(r, moved, r->self_size);
 		r->self_size = nsize;
 	}
 	unsigned h = (unsigned)pd_prof_mix(0, key) & (r->self_size - 1);
@@ -196,7 +198,47 @@ add_self(struct pd_prof_raw *r, int cpu, uint32_t addr, double period)
 	return h;
 }
 
-/* The slot of the stack after adding; UINT32_MAX when dropped. */
+/* The stacks lie in the order first seen and keep their index (the
+ * memo holds it); the open-addressing index over them holds each one's
+ * hash's low half beside its index + 1 (0: empty), so that probing for
+ * a new stack, most of a real profile's, reads the index alone: it is
+ * a quarter of the size the stacks would be as a table of their own. */
+static uint64_t
+stack_entry(uint64_t hash, uint32_t id)
+{
+	return (uint64_t)(uint32_t)hash << 32 | (id + 1);
+}
+
+/* false when the index is full (PD_PROF_STACKS * 2 slots at 3/4) */
+static bool
+grow_stack_index(struct pd_prof_raw *r)
+{
+	if (r->stack_index_size && (r->n_stacks + 1) * 4 <
+	    r->stack_index_size * 3)
+		return true;
+	if (r->stack_index_size >= PD_PROF_STACKS * 2)
+		return false;
+	unsigned size = r->stack_index_size ? r->stack_index_size * 2 : 1024;
+	uint64_t *index = pd_big_alloc(size * sizeof(*index));
+
+	for (unsigned i = 0; i < r->stack_index_size; i++) {
+		uint64_t e = r->stack_index[i];
+		unsigned h = (unsigned)(e >> 32) & (size - 1);
+
+		if (!e)
+			continue;
+		while (index[h])
+			h = (h + 1) & (size - 1);
+		index[h] = e;
+	}
+	pd_big_free(r->stack_index, r->stack_index_size *
+	    sizeof(*r->stack_index));
+	r->stack_index = index;
+	r->stack_index_size = size;
+	return true;
+}
+
+/* The stack's index after adding; UINT32_MAX when dropped. */
 static uint32_t
 add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
     double period)
@@ -205,40 +247,20 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 
 	for (unsigned i = 0; i < n; i++)
 		hash = pd_prof_mix(hash, ids[i]);
-	if (!r->stack_size || (r->n_stacks + 1) * 4 >= r->stack_size * 3) {
-		if (r->stack_size >= PD_PROF_STACKS * 2) {
-			r->stacks_dropped++;
-			return UINT32_MAX;
-		}
-		unsigned nsize = r->stack_size ? r->stack_size * 2 : 1024;
-		struct prof_stack *s = pd_big_alloc(nsize * sizeof(*s));
-		uint32_t *moved = moves(r, r->stack_size);
-
-		for (unsigned i = 0; i < r->stack_size; i++) {
-			if (!r->stacks[i].n)
-				continue;
-			unsigned h = (unsigned)r->stacks[i].hash & (nsize - 1);
-
-			while (s[h].n)
-				h = (h + 1) & (nsize - 1);
-			s[h] = r->stacks[i];
-			if (moved)
-				moved[i] = h;
-		}
-		pd_big_free(r->stacks, r->stack_size * sizeof(*r->stacks));
-		r->stacks = s;
-		pd_prof_memo_moved(r, moved, r->stack_size, true);
-		r->stack_size = nsize;
+	if (!grow_stack_index(r)) {
+		r->stacks_dropped++;
+		return UINT32_MAX;
 	}
-	unsigned h = (unsigned)hash & (r->stack_size - 1);
+	unsigned mask = r->stack_index_size - 1, h = (unsigned)hash & mask;
 
-	for (; r->stacks[h].n; h = (h + 1) & (r->stack_size - 1)) {
-		struct prof_stack *s = &r->stacks[h];
+	for (uint64_t e; (e = r->stack_index[h]); h = (h + 1) & mask) {
+		struct prof_stack *s = &r->stacks[(uint32_t)e - 1];
 
-		if (s->hash == hash && s->n == n && s->cpu == cpu &&
+		if (e >> 32 == (uint32_t)hash && s->hash == hash &&
+		    s->n == n && s->cpu == cpu &&
 		    memcmp(r->slots + s->off, ids, n * sizeof(*ids)) == 0) {
 			s->period += period;
-			return h;
+			return (uint32_t)e - 1;
 		}
 	}
 	if (r->n_slots + n > PD_PROF_SLOTS) {
@@ -254,12 +276,19 @@ add_stack(struct pd_prof_raw *r, int cpu, const uint32_t *ids, unsigned n,
 		    sizeof(*r->slots), cap * sizeof(*r->slots));
 		r->cap_slots = cap;
 	}
+	if (r->n_stacks == r->cap_stacks) {
+		unsigned cap = r->cap_stacks ? r->cap_stacks * 2 : 1024;
+
+		r->stacks = pd_big_grow(r->stacks, r->cap_stacks *
+		    sizeof(*r->stacks), cap * sizeof(*r->stacks));
+		r->cap_stacks = cap;
+	}
 	memcpy(r->slots + r->n_slots, ids, n * sizeof(*ids));
-	r->stacks[h] = (struct prof_stack){ hash, period, r->n_slots,
-	    n, cpu };
+	r->stacks[r->n_stacks] = (struct prof_stack){ hash, period,
+	    r->n_slots, n, cpu };
+	r->stack_index[h] = stack_entry(hash, r->n_stacks);
 	r->n_slots += n;
-	r->n_stacks++;
-	return h;
+	return r->n_stacks++;
 }
 
 static uint8_t

@@ -536,11 +536,8 @@ sum_inclusive(struct pd_profile *p, struct pd_host *h, struct symtab *t,
 	uint32_t *mark = pd_xmalloc((t->n + 1) * sizeof(*mark));
 
 	memset(mark, 0xff, (t->n + 1) * sizeof(*mark));
-	for (unsigned i = 0; i < r->stack_size; i++) {
+	for (unsigned i = 0; i < r->n_stacks; i++) {
 		const struct prof_stack *s = &r->stacks[i];
-
-		if (!s->n)
-			continue;
 		unsigned g = group_of(p, h, s->cpu);
 		/* per core type, inclusive counts busy samples only (the
 		 * leaf, first in the stack, not idle), as its self does */
@@ -611,20 +608,15 @@ static void
 keep_stacks(struct pd_profile *p, struct pd_host *h, const uint32_t *sym_of)
 {
 	struct pd_prof_raw *r = p->raw;
-	unsigned n = 0;
-
 	for (unsigned i = 0; i < r->n_slots; i++)
 		r->slots[i] = sym_of[r->slots[i]];
-	for (unsigned i = 0; i < r->stack_size; i++)
-		n += r->stacks[i].n > 0;
-	p->stacks = pd_xmalloc((n + 1) * sizeof(*p->stacks));
-	for (unsigned i = 0; i < r->stack_size; i++) {
+	p->stacks = pd_xmalloc((r->n_stacks + 1) * sizeof(*p->stacks));
+	for (unsigned i = 0; i < r->n_stacks; i++) {
 		const struct prof_stack *s = &r->stacks[i];
 
-		if (s->n)
-			p->stacks[p->n_stacks++] = (struct pd_prof_stack){
-				.off = s->off, .n = s->n, .period = s->period,
-				.group = group_of(p, h, s->cpu) };
+		p->stacks[p->n_stacks++] = (struct pd_prof_stack){
+			.off = s->off, .n = s->n, .period = s->period,
+			.group = group_of(p, h, s->cpu) };
 	}
 	p->stack_syms = r->slots;
 	p->stack_syms_bytes = r->cap_slots * sizeof(*r->slots);

@@ -74,7 +74,7 @@ assert_same(const struct pd_prof_raw *a, const struct pd_prof_raw *b)
 	assert_int_equal(a->n_self, b->n_self);
 	assert_int_equal(a->self_size, b->self_size);
 	assert_int_equal(a->n_stacks, b->n_stacks);
-	assert_int_equal(a->stack_size, b->stack_size);
+	assert_int_equal(a->stack_index_size, b->stack_index_size);
 	assert_int_equal(a->n_slots, b->n_slots);
 	for (unsigned i = 0; i < a->self_size; i++) {
 		assert_int_equal(a->self[i].used, b->self[i].used);
@@ -82,7 +82,7 @@ assert_same(const struct pd_prof_raw *a, const struct pd_prof_raw *b)
 		assert_true(a->self[i].period == b->self[i].period);
 		assert_int_equal(a->self[i].samples, b->self[i].samples);
 	}
-	for (unsigned i = 0; i < a->stack_size; i++) {
+	for (unsigned i = 0; i < a->n_stacks; i++) {
 		assert_int_equal(a->stacks[i].n, b->stacks[i].n);
 		assert_int_equal(a->stacks[i].off, b->stacks[i].off);
 		assert_true(a->stacks[i].period == b->stacks[i].period);
