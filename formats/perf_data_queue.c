@@ -91,7 +91,8 @@ static void
 prefetch_in(const struct batch *b, unsigned i, int stage)
 {
 	if (i < b->n)
-		pd_prof_prefetch(b->s[i].raw, b->s[i].hash, stage);
+		pd_prof_prefetch(b->s[i].raw, b->s[i].hash, b->s[i].n,
+		    stage);
 }
 
 static void
@@ -214,7 +215,7 @@ pd_perf_commit(struct reader *r, struct queued *q)
 		b->n++;
 		return;
 	}
-	pd_prof_prefetch(q->raw, q->hash, 0);
+	pd_prof_prefetch(q->raw, q->hash, q->n, 0);
 	r->q_len++;
 	for (int stage = 1; stage <= 2; stage++) {
 		unsigned back = (unsigned)stage * (QUEUE / 3);
@@ -223,7 +224,8 @@ pd_perf_commit(struct reader *r, struct queued *q)
 			const struct queued *e = &r->queue[(r->q_head +
 			    r->q_len - 1 - back) & (QUEUE - 1)];
 
-			pd_prof_prefetch(e->raw, e->hash, stage);
+			pd_prof_prefetch(e->raw, e->hash, e->n,
+			    stage);
 		}
 	}
 }

@@ -162,7 +162,8 @@ pd_prof_memo_free(struct pd_prof_raw *r)
 }
 
 void
-pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, int stage)
+pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, unsigned n,
+    int stage)
 {
 	if (!r->memo)
 		return;
@@ -177,9 +178,13 @@ pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, int stage)
 	    !(w = memo_copy(r, e)))
 		return;
 	if (stage == 1) {
-		__builtin_prefetch(w);
-		if (w - r->ring + 8 < (ptrdiff_t)PROF_RING_WORDS)
-			__builtin_prefetch(w + 8);
+		/* the copy's lines, as long as this sample's would be, up
+		 * to the ring's end */
+		size_t left = PROF_RING_WORDS - (size_t)(w - r->ring);
+		size_t words = (size_t)n + 2 < left ? (size_t)n + 2 : left;
+
+		for (size_t k = 0; k < words; k += 8)
+			__builtin_prefetch(w + k);
 		return;
 	}
 	/* stage 2: what a hit adds to */

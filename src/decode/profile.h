@@ -54,12 +54,14 @@ void pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 /* The same in two steps, for a reader that queues samples: the hash
  * of the raw sample, and the sample with it; pd_prof_prefetch asks
  * for what the sample will read (stage 0: its memo entry; 1, once that
- * has arrived: the copy of the sample it holds; 2: the self and stack
+ * has arrived: the copy of the sample it holds, as many words as this
+ * sample's chain of n_chain would take; 2: the self and stack
  * entries a hit adds to), so that a queue of samples waits
  * for memory once, not once per sample. */
 uint64_t pd_prof_sample_hash(uint32_t pid, int cpu, enum pd_cpumode mode,
     uint64_t ip, const uint64_t *chain, unsigned n_chain);
-void pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, int stage);
+void pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash,
+    unsigned n_chain, int stage);
 void pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash,
     uint32_t pid, int cpu, enum pd_cpumode mode, uint64_t period,
     uint64_t ip, const uint64_t *chain, unsigned n_chain);

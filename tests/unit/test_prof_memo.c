@@ -60,7 +60,7 @@ feed(struct pd_prof_raw *r, enum way w, uint64_t i, uint64_t k,
 	uint64_t h = w == REAL_HASH ? pd_prof_sample_hash(pid, cpu,
 	    PD_MODE_KERNEL, ip, chain, n) : w == ONE_HASH ? 42 : i + 1;
 
-	pd_prof_prefetch(r, h, 0);
+	pd_prof_prefetch(r, h, n, 0);
 	pd_prof_sample_hashed(r, h, pid, cpu, PD_MODE_KERNEL, 1000 + k % 7,
 	    ip, chain, n);
 }
