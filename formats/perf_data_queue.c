@@ -91,8 +91,7 @@ static void
 prefetch_in(const struct batch *b, unsigned i, int stage)
 {
 	if (i < b->n)
-		pd_prof_prefetch(b->s[i].raw, b->s[i].hash, b->s[i].n,
-		    stage);
+		pd_prof_prefetch(b->s[i].raw, b->s[i].hash, b->s[i].n, stage);
 }
 
 static void
@@ -224,8 +223,7 @@ pd_perf_commit(struct reader *r, struct queued *q)
 			const struct queued *e = &r->queue[(r->q_head +
 			    r->q_len - 1 - back) & (QUEUE - 1)];
 
-			pd_prof_prefetch(e->raw, e->hash, e->n,
-			    stage);
+			pd_prof_prefetch(e->raw, e->hash, e->n, stage);
 		}
 	}
 }

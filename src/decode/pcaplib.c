@@ -1,6 +1,6 @@
 /* See pcaplib.h. */
 #define _DEFAULT_SOURCE	/* libpcap's headers use u_int, u_char */
-#include <string.h>
+#include <stdio.h>
 #include "base/dynlib.h"
 #include "decode/pcaplib.h"
 

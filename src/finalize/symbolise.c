@@ -608,6 +608,7 @@ static void
 keep_stacks(struct pd_profile *p, struct pd_host *h, const uint32_t *sym_of)
 {
 	struct pd_prof_raw *r = p->raw;
+
 	for (unsigned i = 0; i < r->n_slots; i++)
 		r->slots[i] = sym_of[r->slots[i]];
 	p->stacks = pd_xmalloc((r->n_stacks + 1) * sizeof(*p->stacks));
