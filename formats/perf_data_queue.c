@@ -83,6 +83,45 @@ filling(struct perf_lanes *l)
 	return &l->b[l->published % BATCHES];
 }
 
+/* A batch's lines were last read by the adding thread, on the other
+ * core: a store to one waits until that core gives it up, and with the
+ * store buffer full the decoding stalls.  Asking for the lines ahead,
+ * for writing, lets the hand-over overlap the decoding: the scaled
+ * profile of tests/bench-profile.sh takes 0.74x the time.  GCC's
+ * __builtin_prefetch(p, 1) is a plain read prefetch on x86-64 unless
+ * built for a CPU with PREFETCHW, which every x86-64 decodes (older
+ * Intel ones as a no-op), so it is spelt out there. */
+static inline void
+claim_line(const void *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__("prefetchw %0" : : "m"(*(const char *)p));
+#else
+	__builtin_prefetch(p, 1);
+#endif
+}
+
+/* How far ahead the lines are claimed: 512 bytes of chains and 8
+ * samples' slots, some hundreds of nanoseconds of decoding (tried: 128
+ * to 1024 bytes; 512 the fastest, by a few percent). */
+#define CLAIM_WORDS 64u
+#define CLAIM_SLOTS 8u
+
+/* The lines the next words words of b and its slot after next would
+ * first touch, claimed once each: those that start in this sample's
+ * span, CLAIM_WORDS on. */
+static void
+claim_ahead(struct batch *b, unsigned words)
+{
+	size_t from = b->used + CLAIM_WORDS, to = from + words;
+
+	for (size_t x = (from + 7) & ~(size_t)7; x < to && x < BATCH_WORDS;
+	    x += 8)
+		claim_line(&b->words[x]);
+	if (b->n + CLAIM_SLOTS < BATCH_SAMPLES)
+		claim_line(&b->s[b->n + CLAIM_SLOTS]);
+}
+
 /* Each stage a third of the queue after the one before, as one thread
  * does them, so both add with the same distance prefetched ahead. */
 #define STAGE_AHEAD(stage) ((unsigned)(QUEUE - 1 - (stage) * (QUEUE / 3)))
@@ -191,6 +230,7 @@ pd_perf_slot(struct reader *r, unsigned words)
 		if (b->n == BATCH_SAMPLES || b->used + words > BATCH_WORDS)
 			b = hand_over(r->lanes);
 		b->s[b->n].chain = b->words + b->used;
+		claim_ahead(b, words);
 		return &b->s[b->n];
 	}
 	if (r->q_len == QUEUE)
