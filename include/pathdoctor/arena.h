@@ -28,6 +28,9 @@ char *pd_arena_vprintf(struct pd_arena *a, const char *fmt, va_list ap);
 
 /* Abort with a message on out-of-memory; used by the few heap users. */
 void *pd_xmalloc(size_t n);
+/* n zeroed elements of size (a large one's untouched pages cost no
+ * fault) */
+void *pd_xcalloc(size_t n, size_t size);
 void *pd_xrealloc(void *p, size_t n);
 char *pd_xstrdup(const char *s);
 

@@ -75,8 +75,9 @@ struct pd_profile {
 	/* after pd_profile_symbolise: */
 	struct pd_prof_sym *syms;	/* by self period, descending */
 	unsigned n_syms;
-	struct pd_prof_stack *stacks;	/* heap: the distinct call stacks */
+	struct pd_prof_stack *stacks;	/* the distinct call stacks */
 	unsigned n_stacks;
+	size_t stacks_bytes;		/* allocated (base/bigmem.h) */
 	uint32_t *stack_syms;		/* their symbols, leaf first */
 	size_t stack_syms_bytes;	/* allocated (base/bigmem.h) */
 	/* top symbols per group, busy samples, by self [0] and inclusive

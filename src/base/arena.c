@@ -44,6 +44,19 @@ pd_xmalloc(size_t n)
 }
 
 void *
+pd_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p) {
+		fprintf(stderr, "pathdoctor: out of memory (%zu of %zu "
+		    "bytes)\n", n, size);
+		abort();
+	}
+	return p;
+}
+
+void *
 pd_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);

@@ -633,7 +633,7 @@ release_profile(void *ctx)
 	struct pd_profile *p = ctx;
 
 	pd_prof_raw_free(p->raw);
-	free(p->stacks);
+	pd_big_free(p->stacks, p->stacks_bytes);
 	pd_big_free(p->stack_syms, p->stack_syms_bytes);
 }
 
