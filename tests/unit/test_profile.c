@@ -502,6 +502,43 @@ check_syms(const char *name, bool plt, const struct sym_fact *want,
 
 #define N_FACTS(v) (unsigned)(sizeof(v) / sizeof((v)[0]))
 
+/* A large real symbol table, this test binary's own (thousands of
+ * functions, locals by file, then globals): one symbol an address, in
+ * address order, the test's own functions among them, and _init (crti's
+ * label, without a size) sized up to the function after it, as perf
+ * sizes it: only the symbols' sort by address gives that one. */
+static void
+test_large_symtab(void **state)
+{
+	size_t len;
+	struct parsed p;
+	unsigned char *elf = slurp("/proc/self/exe", &len);
+	bool found = false;
+	unsigned labels = 0;
+
+	(void)state;
+	assert_non_null(elf);
+	parsed_read_memory(&p, elf, len, "unit-tests");
+	const struct pd_elf *e = p.m->hosts->elfs;
+
+	assert_non_null(e);
+	assert_true(e->n_syms > 1000);
+	for (unsigned i = 0; i < e->n_syms; i++) {
+		if (i)
+			assert_true(e->syms[i - 1].addr < e->syms[i].addr);
+		found |= strcmp(e->syms[i].name, "test_large_symtab") == 0;
+		if (strcmp(e->syms[i].name, "_init") == 0 && i + 1 < e->n_syms) {
+			assert_int_equal(e->syms[i].size, e->syms[i + 1].addr -
+			    e->syms[i].addr);
+			labels++;
+		}
+	}
+	assert_true(found);
+	assert_int_equal(labels, 1);
+	parsed_free(&p);
+	free(elf);
+}
+
 static void
 test_plt_stubs(void **state)
 {
@@ -902,6 +939,7 @@ test_group_profile(void)
 		cmocka_unit_test(test_kallsyms_unreadable),
 		cmocka_unit_test(test_vmlinux),
 		cmocka_unit_test(test_plt_stubs),
+		cmocka_unit_test(test_large_symtab),
 		cmocka_unit_test(test_plt_profile),
 		cmocka_unit_test(test_fork_maps),
 		cmocka_unit_test(test_label_symbols),
