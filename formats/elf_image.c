@@ -227,9 +227,30 @@ settle(struct elf_image *im, struct hdrs *h, int *state, uint64_t *stop)
 	}
 }
 
+/* A member had whole where it lies (pd_input_whole): its len bytes, of
+ * which the input's head replays the first head_len. */
+struct in_place {
+	size_t len, head_len;
+};
+
+/* The next read of room bytes: from the input, or, in place, what that
+ * read would have returned (the rest of the head, else of the file), so
+ * that where the image ends is where the stream would have left it. */
+static ssize_t
+next_read(struct pd_input *in, struct elf_image *im, size_t room,
+    const struct in_place *ip)
+{
+	if (!ip)
+		return pd_input_read(in, im->p + im->len, room);
+	size_t avail = im->len < ip->head_len ? ip->head_len - im->len :
+	    ip->len - im->len;
+
+	return (ssize_t)(room < avail ? room : avail);
+}
+
 static int
 stream(struct pd_input *in, struct elf_image *im, struct tail_state *t,
-    const char **why)
+    const struct in_place *ip, const char **why)
 {
 	struct hdrs h = { 0 };
 	uint64_t stop = ELF_IMAGE_MAX;
@@ -245,7 +266,7 @@ stream(struct pd_input *in, struct elf_image *im, struct tail_state *t,
 
 		if (room > stop - im->len)
 			room = (size_t)(stop - im->len);
-		ssize_t k = pd_input_read(in, im->p + im->len, room);
+		ssize_t k = next_read(in, im, room, ip);
 
 		if (k < 0) {
 			*why = in->errmsg;
@@ -273,6 +294,21 @@ pd_elf_image_read(struct pd_input *in, size_t window, struct elf_image *im,
 		window = (size_t)ELF_IMAGE_MAX;
 	im->head = window / 4 < 64 ? 64 : window / 4;
 	im->tail = window > im->head ? window - im->head : 0;
+	t.n = im->tail / RING_BLOCK ? im->tail / RING_BLOCK : 1;
+
+	/* where the file lies whole and within the window (so that no
+	 * block would be let go), its own pages are the image */
+	const unsigned char *whole;
+	size_t head_len = in->head_len;
+	ssize_t n = pd_input_whole(in, im->head + t.n * RING_BLOCK, &whole);
+
+	if (n > 0) {
+		struct in_place ip = { (size_t)n, head_len };
+
+		im->p = (unsigned char *)whole;
+		im->borrowed = true;
+		return stream(in, im, &t, &ip, why);
+	}
 	im->p = kept;
 	kept = NULL;
 	if (!im->p) {
@@ -285,8 +321,7 @@ pd_elf_image_read(struct pd_input *in, size_t window, struct elf_image *im,
 		}
 		pd_big_advise(im->p, (size_t)ELF_IMAGE_MAX);
 	}
-	t.n = im->tail / RING_BLOCK ? im->tail / RING_BLOCK : 1;
-	return stream(in, im, &t, why);
+	return stream(in, im, &t, NULL, why);
 }
 
 void
@@ -294,7 +329,9 @@ pd_elf_image_free(struct elf_image *im)
 {
 	if (!im->p)
 		return;
-	if (kept) {
+	if (im->borrowed) {
+		/* the input's, unmapped when it closes */
+	} else if (kept) {
 		munmap(im->p, ELF_IMAGE_MAX);
 	} else {
 		/* what the next file will not need again goes back; the

@@ -30,6 +30,8 @@ struct elf_image {
 	uint64_t lost_lo, lost_hi;	/* not held: [lo, hi) */
 	struct elf_pin pin[2];		/* program and section headers */
 	bool le, is64;
+	bool borrowed;			/* p is the member in place, the
+					 * input's (pd_input_whole) */
 };
 
 /* Reads the member through a window of window bytes.  0, or -1 with

@@ -27,6 +27,14 @@ struct pd_source {
 	const char *(*err)(void *ctx);
 	void *ctx;
 	ssize_t (*view)(void *ctx, size_t n, const unsigned char **p);
+	/* whole, where the source has one (NULL otherwise): every byte of
+	 * the member from its first, in place at *p (valid while the
+	 * source is open), when the caller was handed its first had bytes
+	 * and nothing more and the member holds at most max: the member's
+	 * length, the source left at its end as if the rest were read.
+	 * PD_INPUT_NO_VIEW, having done nothing, where it cannot. */
+	ssize_t (*whole)(void *ctx, size_t had, size_t max,
+	    const unsigned char **p);
 };
 
 #define PD_INPUT_NO_VIEW ((ssize_t)-2)
@@ -78,6 +86,13 @@ void pd_input_drain(struct pd_input *in);
  * pd_input_read to go through the block, or the source has no view):
  * then pd_input_read. */
 ssize_t pd_input_view(struct pd_input *in, size_t n, const unsigned char **p);
+/* The whole member in place (struct pd_source's whole) where nothing
+ * of it was read past the head yet and it holds at most max bytes: its
+ * length, *p valid until the input's source closes, and the input is
+ * at its end.  PD_INPUT_NO_VIEW, nothing read, where it cannot: then
+ * the reads. */
+ssize_t pd_input_whole(struct pd_input *in, size_t max,
+    const unsigned char **p);
 
 /* A window over the rest of the member for binary readers that walk
  * records in place: reads of read_size bytes, each record handed out

@@ -264,10 +264,32 @@ void
 pd_input_drain(struct pd_input *in)
 {
 	unsigned char tmp[PD_INPUT_BLOCK];
+	const unsigned char *p;
 
+	/* a member left unread where it lies needs no copy to be passed */
+	if (pd_input_whole(in, SIZE_MAX, &p) != PD_INPUT_NO_VIEW)
+		return;
 	in->block_pos = in->block_len = 0;
 	while (raw_read(in, tmp, sizeof(tmp)) > 0)
 		;
+}
+
+ssize_t
+pd_input_whole(struct pd_input *in, size_t max, const unsigned char **p)
+{
+	if (in->head_pos || in->block_len || in->consumed || !in->src.whole ||
+	    in->eof || in->failed)
+		return PD_INPUT_NO_VIEW;
+	ssize_t r = in->src.whole(in->src.ctx, in->head_len, max, p);
+
+	if (r == PD_INPUT_NO_VIEW)
+		return r;
+	if (came(in, r) < 0)
+		return -1;
+	in->head_pos = in->head_len;
+	in->consumed = (uint64_t)r;
+	in->eof = true;
+	return r;
 }
 
 ssize_t

@@ -96,5 +96,5 @@ pd_archive_source(struct pd_archive_src *s, struct archive *a)
 	memset(s, 0, sizeof(*s));
 	s->a = a;
 	return (struct pd_source){ archive_src_read, archive_src_err, s,
-	    archive_src_view };
+	    archive_src_view, NULL };
 }

@@ -9,9 +9,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "bundle/archive_src.h"
@@ -484,10 +486,20 @@ walk_archive(struct walk *w, struct archive *a, const char *prefix,
 	w->name_note = NULL;
 }
 
-/* Directory bundles: walked in name order so output is deterministic. */
+/* Directory bundles: walked in name order so output is deterministic.
+ * A member can be had whole where it lies (struct pd_source's whole):
+ * the file is mapped, so a reader that wants random access (an ELF
+ * file's symbols, at its end) touches the page cache's pages of what it
+ * reads, where a read would copy every byte into memory of its own, and
+ * a member passed over is not read at all. */
 struct fdsrc {
 	int fd;
 	struct walk *w;
+	const char *full;		/* for the SIGBUS note */
+	uint64_t off;			/* bytes handed out */
+	void *map;
+	size_t map_len;
+	struct sigaction old_bus;
 	char err[128];
 };
 
@@ -500,11 +512,50 @@ fd_read(void *ctx, void *buf, size_t n)
 	do
 		r = read(f->fd, buf, n);
 	while (r < 0 && errno == EINTR);
-	if (r < 0)
+	if (r < 0) {
 		snprintf(f->err, sizeof(f->err), "%s", strerror(errno));
-	else
+	} else {
 		f->w->top.in += (uint64_t)r;
+		f->off += (uint64_t)r;
+	}
 	return r;
+}
+
+/* Mapped writable but private: libelf may convert in place, and those
+ * pages are then its own copies, never the file's. */
+static ssize_t
+fd_whole(void *ctx, size_t had, size_t max, const unsigned char **p)
+{
+	struct fdsrc *f = ctx;
+	struct stat st;
+
+	if (f->map || f->off != had || fstat(f->fd, &st) != 0 ||
+	    !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (uint64_t)st.st_size < had || (uint64_t)st.st_size > max ||
+	    (uint64_t)st.st_size > SSIZE_MAX)
+		return PD_INPUT_NO_VIEW;
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE, f->fd, 0);
+
+	if (m == MAP_FAILED)
+		return PD_INPUT_NO_VIEW;
+	f->map = m;
+	f->map_len = (size_t)st.st_size;
+	pd_mapped_watch(f->full, &f->old_bus);
+	f->w->top.in += f->map_len - had;
+	f->off = f->map_len;
+	*p = m;
+	return (ssize_t)f->map_len;
+}
+
+static void
+fd_close(struct fdsrc *f)
+{
+	if (f->map) {
+		munmap(f->map, f->map_len);
+		pd_mapped_unwatch(&f->old_bus);
+	}
+	close(f->fd);
 }
 
 static const char *
@@ -542,7 +593,7 @@ walk_dir(struct walk *w, const char *dir, const char *rel, unsigned level)
 			if (level < DIR_DEPTH_MAX)
 				walk_dir(w, full, path, level + 1);
 		} else if (S_ISREG(st.st_mode)) {
-			struct fdsrc f = { .w = w };
+			struct fdsrc f = { .w = w, .full = full };
 
 			f.fd = open(full, O_RDONLY | O_NOFOLLOW);
 			if (f.fd < 0) {
@@ -555,8 +606,9 @@ walk_dir(struct walk *w, const char *dir, const char *rel, unsigned level)
 				continue;
 			}
 			process_member(w, path, st.st_size,
-			    (struct pd_source){ fd_read, fd_err, &f, NULL }, 0);
-			close(f.fd);
+			    (struct pd_source){ fd_read, fd_err, &f, NULL,
+			    fd_whole }, 0);
+			fd_close(&f);
 		} else {
 			skipped(w, path, "device node, fifo or socket ignored");
 		}

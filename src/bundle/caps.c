@@ -157,6 +157,29 @@ counted_view(void *ctx, size_t n, const unsigned char **p)
 	return r == PD_INPUT_NO_VIEW ? r : counted(c, r);
 }
 
+/* The whole member counts as the read of the rest: taken only where
+ * those bytes break no cap, so that where one would, the reads meet it
+ * as they always have. */
+static ssize_t
+counted_whole(void *ctx, size_t had, size_t max, const unsigned char **p)
+{
+	struct counted *c = ctx;
+	const struct walk *w = c->w;
+
+	if (blocked(c) || c->got != had || w->total_out > w->lim->max_total)
+		return PD_INPUT_NO_VIEW;
+	uint64_t room = w->lim->max_total - w->total_out;
+
+	if (room < (uint64_t)max - had)
+		max = (size_t)(had + room);
+	ssize_t r = c->inner.whole(c->inner.ctx, had, max, p);
+
+	if (r == PD_INPUT_NO_VIEW || r < (ssize_t)had)
+		return r;
+	counted(c, r - (ssize_t)had);
+	return r;
+}
+
 static const char *
 counted_err(void *ctx)
 {
@@ -174,7 +197,8 @@ pd_counted(struct counted *c, struct walk *w, struct layer *l,
 	*c = (struct counted){ .inner = inner, .w = w, .layer = l,
 		.member = member };
 	return (struct pd_source){ counted_read, counted_err, c,
-	    inner.view ? counted_view : NULL };
+	    inner.view ? counted_view : NULL,
+	    inner.whole ? counted_whole : NULL };
 }
 
 static uint64_t
@@ -214,7 +238,7 @@ bool
 pd_unwrap(struct walk *w, struct unwrap *u, struct pd_member_result *res,
     struct pd_input *raw, struct pd_source *s)
 {
-	struct pd_source in = { input_src_read, input_src_err, raw, NULL };
+	struct pd_source in = { input_src_read, input_src_err, raw, NULL, NULL };
 	struct pd_source dec;
 
 	if (pd_is_gzip(raw->head, raw->head_len)) {

@@ -163,13 +163,34 @@ take_piece(struct archive *a, void *ctx, const void **out)
 	return (la_ssize_t)(end - from);
 }
 
+void
+pd_mapped_watch(const char *path, struct sigaction *old)
+{
+	struct sigaction sa;
+	int n = snprintf(bus_note, sizeof(bus_note), "pathdoctor: %s: the file "
+	    "became shorter while it was read (another program is writing "
+	    "it?); read it once it is complete\n", path);
+
+	bus_note_len = n < 0 ? 0 : lesser((size_t)n, sizeof(bus_note) - 1);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_bus;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, old);
+}
+
+void
+pd_mapped_unwatch(const struct sigaction *old)
+{
+	sigaction(SIGBUS, old, NULL);
+	bus_note_len = 0;
+}
+
 /* The mapping and the note for SIGBUS; false (nothing to undo) where the
  * file cannot be mapped. */
 static bool
 map_file(struct pd_mapped *m, const char *path)
 {
 	struct stat st;
-	struct sigaction sa;
 
 	if (fstat(m->fd, &st) != 0 || st.st_size <= 0)
 		return false;
@@ -182,15 +203,7 @@ map_file(struct pd_mapped *m, const char *path)
 	m->map_len = m->size = (uint64_t)st.st_size;
 	m->page = (uint64_t)sysconf(_SC_PAGESIZE);
 	m->populating = true;
-	int n = snprintf(bus_note, sizeof(bus_note), "pathdoctor: %s: the file "
-	    "became shorter while it was read (another program is writing "
-	    "it?); read it once it is complete\n", path);
-
-	bus_note_len = n < 0 ? 0 : lesser((size_t)n, sizeof(bus_note) - 1);
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_bus;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGBUS, &sa, &m->old_bus);
+	pd_mapped_watch(path, &m->old_bus);
 	return true;
 }
 
@@ -225,8 +238,7 @@ pd_mapped_close(struct pd_mapped *m)
 	if (!m)
 		return;
 	munmap((void *)m->p, (size_t)m->map_len);
-	sigaction(SIGBUS, &m->old_bus, NULL);
-	bus_note_len = 0;
+	pd_mapped_unwatch(&m->old_bus);
 	close(m->fd);
 	free(m);
 }

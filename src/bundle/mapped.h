@@ -10,6 +10,7 @@
 #define PD_MAPPED_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 
 struct archive;
@@ -24,5 +25,12 @@ int pd_mapped_open(struct archive *a, const char *path,
     struct pd_mapped **out, char *err, size_t errlen);
 /* Unmaps and frees; NULL is fine. */
 void pd_mapped_close(struct pd_mapped *m);
+
+/* While a file is mapped: a SIGBUS (the file cut shorter by another
+ * program under the mapping) says so, naming path, and exits with 3, in
+ * place of a crash; old keeps the handler before, which unwatch puts
+ * back. */
+void pd_mapped_watch(const char *path, struct sigaction *old);
+void pd_mapped_unwatch(const struct sigaction *old);
 
 #endif

@@ -257,7 +257,7 @@ src_in(const struct pd_readahead *r)
 static void
 pick_decoder(struct pd_readahead *r)
 {
-	struct pd_source file = { file_read, file_err, r, NULL };
+	struct pd_source file = { file_read, file_err, r, NULL, NULL };
 
 	while (r->peek_len < sizeof(r->peek)) {
 		ssize_t k = file_read(r, r->peek + r->peek_len,

@@ -52,7 +52,7 @@ decode(const struct pd_inflate_ops *ops, const unsigned char *p,
     size_t len, size_t chunk, size_t readsz, struct result *r)
 {
 	struct chunksrc c = { p, len, 0, chunk };
-	struct pd_source in = { chunk_read, chunk_err, &c, NULL };
+	struct pd_source in = { chunk_read, chunk_err, &c, NULL, NULL };
 	struct pd_gunzip *g = pd_gunzip_new_ops(in, ops);
 	struct pd_source s = pd_gunzip_source(g);
 	size_t cap = 1 << 16;

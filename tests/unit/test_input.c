@@ -364,6 +364,97 @@ test_text_helpers(void **state)
 	}
 }
 
+/* A source over a buffer that can hand it out whole (as a directory's
+ * mapped file does), having handed out had bytes. */
+struct whole_src {
+	const unsigned char *p;
+	size_t len, pos;
+	unsigned calls;
+};
+
+static ssize_t
+whole_read(void *ctx, void *buf, size_t n)
+{
+	struct whole_src *w = ctx;
+
+	if (n > w->len - w->pos)
+		n = w->len - w->pos;
+	memcpy(buf, w->p + w->pos, n);
+	w->pos += n;
+	return (ssize_t)n;
+}
+
+static ssize_t
+whole_whole(void *ctx, size_t had, size_t max, const unsigned char **p)
+{
+	struct whole_src *w = ctx;
+
+	w->calls++;
+	if (w->pos != had || w->len > max)
+		return PD_INPUT_NO_VIEW;
+	w->pos = w->len;
+	*p = w->p;
+	return (ssize_t)w->len;
+}
+
+static void
+whole_input(struct pd_input *in, struct whole_src *w, unsigned char *head,
+    size_t head_len, const char *text)
+{
+	*w = (struct whole_src){ (const unsigned char *)text, strlen(text), 0,
+		0 };
+	whole_read(w, head, head_len);
+	pd_input_init(in, (struct pd_source){ whole_read, NULL, w, NULL,
+	    whole_whole }, head, head_len, 64, NULL);
+}
+
+static void
+test_whole_member_in_place(void **state)
+{
+	const char *text = "0123456789abcdefghij";
+	unsigned char head[4];
+	struct whole_src w;
+	struct pd_input in;
+	const unsigned char *p;
+	const char *line;
+	size_t len;
+
+	(void)state;
+	/* at the start: the whole member from its first byte, the head
+	 * included, and the input at its end */
+	whole_input(&in, &w, head, sizeof(head), text);
+	assert_int_equal(pd_input_whole(&in, 64, &p), 20);
+	assert_memory_equal(p, text, 20);
+	assert_true(in.eof);
+	assert_int_equal(in.consumed, 20);
+	assert_int_equal(pd_input_getline(&in, &line, &len), 0);
+	pd_input_release(&in);
+
+	/* larger than max: nothing read, the reads go on from the start */
+	whole_input(&in, &w, head, sizeof(head), text);
+	assert_int_equal(pd_input_whole(&in, 19, &p), PD_INPUT_NO_VIEW);
+	assert_int_equal(pd_input_getline(&in, &line, &len), 1);
+	assert_string_equal(line, text);
+	pd_input_release(&in);
+
+	/* once anything was read, never: the source is not asked */
+	whole_input(&in, &w, head, sizeof(head), text);
+	char two[2];
+
+	assert_int_equal(pd_input_read(&in, two, 2), 2);
+	w.calls = 0;
+	assert_int_equal(pd_input_whole(&in, 64, &p), PD_INPUT_NO_VIEW);
+	assert_int_equal(w.calls, 0);
+	pd_input_release(&in);
+
+	/* drain passes a member over where it lies, without its reads */
+	whole_input(&in, &w, head, sizeof(head), text);
+	pd_input_drain(&in);
+	assert_int_equal(w.calls, 1);
+	assert_true(in.eof);
+	pd_input_release(&in);
+}
+
 int
 test_group_input(void)
 {
@@ -376,6 +467,7 @@ test_group_input(void)
 		cmocka_unit_test(test_gunzip_concatenated_and_truncated),
 		cmocka_unit_test(test_unzstd_frames_cut_and_window),
 		cmocka_unit_test(test_text_helpers),
+		cmocka_unit_test(test_whole_member_in_place),
 	};
 	return cmocka_run_group_tests_name("input", tests, NULL, NULL);
 }

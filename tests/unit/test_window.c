@@ -84,7 +84,7 @@ walk(struct blocks *b, bool view, size_t read_size, char *out, size_t cap)
 	uint64_t skipped;
 
 	pd_input_init(&in, (struct pd_source){ blocks_read, blocks_err, b,
-	    view ? blocks_view : NULL }, NULL, 0, 4096, NULL);
+	    view ? blocks_view : NULL, NULL }, NULL, 0, 4096, NULL);
 	pd_window_open(&w, &in, 70000, read_size);
 	for (;; k++) {
 		if (!pd_window_fill(&w, 2))
