@@ -2,6 +2,7 @@
  * Options come from one table that also writes --help. */
 #include <getopt.h>
 #include <stdio.h>
+#include "base/bigmem.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -732,6 +733,8 @@ main(int argc, char **argv)
 {
 	struct config cfg = { .fail_on = PD_LEVEL_OFF, .min_level = -1 };
 	int done;
+
+	pd_big_heap();
 
 	if (argc > 1 && pd_fleet_is_command(argv[1]))
 		return pd_fleet_main(argc - 1, argv + 1);

@@ -15,4 +15,7 @@ void pd_big_free(void *p, size_t n);
 /* Offers [p, p + n) of a mapping of one's own to huge pages. */
 void pd_big_advise(void *p, size_t n);
 
+/* At the start of the program: glibc's heap offered for huge pages,
+ * and grown in steps large enough that its chunks come from there. */
+void pd_big_heap(void);
 #endif
