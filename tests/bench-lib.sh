@@ -3,8 +3,14 @@
 # numbers, the median wall time of RUNS runs of a shell command, and
 # two commands timed in turn.
 median() { sort -n | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
-# once CMD: the wall time of one run, whatever its exit status
+# once CMD: the wall time of one run, whatever its exit status; timed
+# by tests/bench-peak.py, around the command alone, where python3 is
+# (else between two date commands, which add their own start-up)
 once() {
+	if command -v python3 >/dev/null 2>&1; then
+		python3 tests/bench-peak.py --line "$1" | cut -d' ' -f1
+		return
+	fi
 	s=$(date +%s.%N)
 	sh -c "$1" >/dev/null 2>&1 || :
 	e=$(date +%s.%N)
