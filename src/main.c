@@ -2,10 +2,10 @@
  * Options come from one table that also writes --help. */
 #include <getopt.h>
 #include <stdio.h>
-#include "base/bigmem.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/bigmem.h"
 #include "base/version.h"
 #include "bundle/bundle.h"
 #include "decode/filter.h"

@@ -205,8 +205,13 @@ pd_big_free(void *p, size_t n)
  * at a time, and that range offered for huge pages; chunks up to
  * HEAP_PAD come from it and go back to it, so that freed memory is used
  * again rather than mapped anew.  The faults fell to 330 and the run
- * took 0.88x the time.  Untouched, the range costs nothing; glibc gives
- * memory back once HEAP_PAD * 2 of it lies free at the top. */
+ * took 0.88x the time (the scaled profile 0.96x).  Right after another
+ * process has freed much memory, when every first touch costs about
+ * 1 ms a MiB, the real profile took 0.67x with it but the scaled one
+ * 1.4x to 1.6x, for a reason not yet found (a suspect: each huge
+ * page is zeroed whole, however little of it is used).  Untouched, the range costs
+ * nothing; glibc gives memory back once HEAP_PAD * 2 of it lies free
+ * at the top. */
 #define HEAP_PAD ((size_t)32 << 20)
 
 void
