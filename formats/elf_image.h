@@ -24,7 +24,9 @@ struct elf_pin {
 };
 
 struct elf_image {
-	unsigned char *p;		/* ELF_IMAGE_MAX reserved */
+	unsigned char *p;		/* ELF_IMAGE_MAX reserved, or
+					 * heap_cap bytes of the heap */
+	size_t heap_cap;
 	size_t len;			/* bytes of the file read */
 	size_t head, tail;		/* window: kept from 0, before pos */
 	uint64_t lost_lo, lost_hi;	/* not held: [lo, hi) */

@@ -2,6 +2,7 @@
  * (either byte order, file and pipe mode, broken sizes), kallsyms, and
  * the per-symbol and per-core-type sums. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "helpers.h"
@@ -540,6 +541,67 @@ test_large_symtab(void **state)
 	free(elf);
 }
 
+/* The symbols of one ELF file in memory, as a digest. */
+struct syms_read {
+	const unsigned char *elf;
+	size_t len;
+	unsigned n[2];
+	uint64_t digest[2];
+};
+
+static void
+digest_syms(const struct syms_read *r, unsigned *n, uint64_t *digest)
+{
+	struct parsed p;
+	uint64_t h = 14695981039346656037ull;
+
+	parsed_read_memory(&p, r->elf, r->len, "unit-tests");
+	const struct pd_elf *e = p.m->hosts ? p.m->hosts->elfs : NULL;
+
+	*n = e ? e->n_syms : 0;
+	for (unsigned i = 0; e && i < e->n_syms; i++) {
+		h = (h ^ e->syms[i].addr) * 1099511628211ull;
+		h = (h ^ e->syms[i].size) * 1099511628211ull;
+		for (const char *c = e->syms[i].name; *c; c++)
+			h = (h ^ (unsigned char)*c) * 1099511628211ull;
+	}
+	*digest = h;
+	parsed_free(&p);
+}
+
+/* A thread's first file has no image range kept for it, so it is read
+ * to the heap first and moves to the range part way (formats/
+ * elf_image.c); its second is read to the range it left. */
+static void *
+read_twice(void *arg)
+{
+	struct syms_read *r = arg;
+
+	for (unsigned i = 0; i < 2; i++)
+		digest_syms(r, &r->n[i], &r->digest[i]);
+	return NULL;
+}
+
+/* The same symbols whether the image starts in the heap or not: this
+ * test binary, far larger than the heap's part, in a fresh thread. */
+static void
+test_image_leaves_heap(void **state)
+{
+	struct syms_read r = { 0 };
+	pthread_t t;
+
+	(void)state;
+	r.elf = slurp("/proc/self/exe", &r.len);
+	assert_non_null(r.elf);
+	assert_true(r.len > (1u << 20));
+	assert_int_equal(pthread_create(&t, NULL, read_twice, &r), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_true(r.n[0] > 1000);
+	assert_int_equal(r.n[0], r.n[1]);
+	assert_true(r.digest[0] == r.digest[1]);
+	free((void *)r.elf);
+}
+
 static void
 test_plt_stubs(void **state)
 {
@@ -981,6 +1043,7 @@ test_group_profile(void)
 		cmocka_unit_test(test_vmlinux),
 		cmocka_unit_test(test_plt_stubs),
 		cmocka_unit_test(test_large_symtab),
+		cmocka_unit_test(test_image_leaves_heap),
 		cmocka_unit_test(test_plt_profile),
 		cmocka_unit_test(test_fork_maps),
 		cmocka_unit_test(test_label_symbols),
