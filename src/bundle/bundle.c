@@ -522,7 +522,10 @@ fd_read(void *ctx, void *buf, size_t n)
 }
 
 /* Mapped writable but private: libelf may convert in place, and those
- * pages are then its own copies, never the file's. */
+ * pages are then its own copies, never the file's.  A rest of less than
+ * a read block is read: a mapping (and the SIGBUS handler set and put
+ * back) costs more system calls than that read, and a directory of
+ * many small members would pay them for each. */
 static ssize_t
 fd_whole(void *ctx, size_t had, size_t max, const unsigned char **p)
 {
@@ -530,9 +533,9 @@ fd_whole(void *ctx, size_t had, size_t max, const unsigned char **p)
 	struct stat st;
 
 	if (f->map || f->off != had || fstat(f->fd, &st) != 0 ||
-	    !S_ISREG(st.st_mode) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size < had || (uint64_t)st.st_size > max ||
-	    (uint64_t)st.st_size > SSIZE_MAX)
+	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size < had ||
+	    (uint64_t)st.st_size - had < PD_INPUT_BLOCK ||
+	    (uint64_t)st.st_size > max || (uint64_t)st.st_size > SSIZE_MAX)
 		return PD_INPUT_NO_VIEW;
 	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE, f->fd, 0);
