@@ -52,8 +52,7 @@ done
 
 # one bundle in every form the second thread reads, plus 8 MB that do
 # not compress, so the producer runs well ahead of the walker; the plain
-# tar, over 8 MB, is mapped where it is a file (bundle/mapped.c) and
-# goes through the ring from stdin
+# tar, over 8 MB, goes through the ring too, as a file and from stdin
 dir=$tmp/big
 mkdir -p "$dir"
 cp -R samples/bundles/gx10-before/. "$dir/"

@@ -714,7 +714,6 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 		.cov = cov, .top = { .owner = &cov->bundle } };
 	struct archive *a = NULL;
 	struct pd_readahead *ra = NULL;
-	struct pd_mapped *mapped = NULL;
 	struct pd_progress progress;
 	struct stat st;
 	int rc = -1;
@@ -738,19 +737,13 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 	}
 	a = archive_read_new();
 	archive_formats(a);
-	/* a large plain file where it lies; else stdin always (its xz is
-	 * bounded there too, and a stall noted) */
-	int unmapped = is_stdin ? 1 : pd_mapped_open(a, path, &mapped,
-	    err, errlen);
-
-	if (unmapped < 0)
-		goto out;
-	if (unmapped && (is_stdin || pd_readahead_wanted(path))) {
+	/* stdin always (its xz is bounded there too, and a stall noted),
+	 * a compressed file and a large plain one through the readahead */
+	if (is_stdin || pd_readahead_wanted(path)) {
 		if (pd_readahead_open(a, path, !lim->one_thread, &ra, err,
 		    errlen) != 0)
 			goto out;
-	} else if (unmapped &&
-	    archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
+	} else if (archive_read_open_filename(a, path, 65536) != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s: %s", path, archive_error_string(a));
 		goto out;
 	}
@@ -763,7 +756,6 @@ pd_bundle_read(const char *path, const struct pd_limits *lim,
 	rc = finish(&w, path, err, errlen);
 out:
 	archive_read_free(a);
-	pd_mapped_close(mapped);
 	pd_readahead_close(ra);
 	pd_status_clear();
 	return rc;

@@ -119,17 +119,21 @@ by_magic(const unsigned char *p, size_t n)
 }
 
 /* A large plain file that libarchive reads front to back: a tar, a
- * capture, a perf.data.  (A zip or a 7z is read by seeking to its
- * directory, which a stream through the ring cannot give.) */
+ * capture.  (A zip or a 7z is read by seeking to its directory, which a
+ * stream through the ring cannot give.)  Not a perf.data: its samples
+ * are added on a second thread of their own (formats/perf_data_queue.c),
+ * and a third made the 33 MB perf.data of tests/bench-profile.sh 1.2x
+ * slower than libarchive's reads on the walker's thread (45.0 ms against
+ * 36.7, medians of 11 interleaved runs). */
 static bool
 plain_streamed(const unsigned char *h, size_t n)
 {
-	static const unsigned char magics[][8] = {
+	static const unsigned char magics[][4] = {
 		{ 0xa1, 0xb2, 0xc3, 0xd4 }, { 0xd4, 0xc3, 0xb2, 0xa1 },
 		{ 0xa1, 0xb2, 0x3c, 0x4d }, { 0x4d, 0x3c, 0xb2, 0xa1 },
-		{ 0x0a, 0x0d, 0x0d, 0x0a }, { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2' },
+		{ 0x0a, 0x0d, 0x0d, 0x0a },
 	};
-	static const size_t lens[] = { 4, 4, 4, 4, 4, 8 };
+	static const size_t lens[] = { 4, 4, 4, 4, 4 };
 
 	if (n >= 262 && memcmp(h + 257, "ustar", 5) == 0)
 		return true;
@@ -139,12 +143,16 @@ plain_streamed(const unsigned char *h, size_t n)
 	return false;
 }
 
-/* A compressed file, or a large plain one read front to back.  The
- * plain one is mapped (mapped.c), its pages not copied at all; where it
- * cannot be, on a second thread the file's reads (a quarter of the time
- * of a plain capture, in the kernel's copy) overlap the analysis, and
- * the ring's 1 MiB reads replace libarchive's 10 KiB ones.  Below this
- * size neither pays for itself. */
+/* A compressed file, or a large plain one read front to back: on a
+ * second thread the plain file's reads overlap the analysis, the ring's
+ * 1 MiB reads replace libarchive's 10 KiB ones, and the walker reads
+ * blocks the copy has just warmed.  Not mapped: on the 2-core
+ * development machine (a virtual machine) touching each cache line of
+ * the 450 MB capture of tests/bench.sh took 165 to 250 ms through a
+ * mapping (populated a MiB at a time or not) against 40 to 48 ms read
+ * into a 1 MiB buffer, copy included, and the mapped capture took 1.9x
+ * the time of the ring's (medians of 11 interleaved runs; 1.6x on one
+ * thread).  Below this size the thread does not pay for itself. */
 #define RA_PLAIN_MIN (8u << 20)
 
 /* The first bytes of fd (its offset left where it was), and whether it
@@ -157,17 +165,6 @@ head_of(int fd, unsigned char *head, size_t n, bool *big)
 	*big = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    st.st_size >= (off_t)RA_PLAIN_MIN;
 	return pread(fd, head, n, 0);
-}
-
-bool
-pd_readahead_plain(int fd)
-{
-	unsigned char head[512];
-	bool big;
-	ssize_t n = head_of(fd, head, sizeof(head), &big);
-
-	return big && n > 0 && by_magic(head, (size_t)n) == DEC_NONE &&
-	    plain_streamed(head, (size_t)n);
 }
 
 bool

@@ -17,13 +17,10 @@ struct archive;
 struct pd_readahead;
 
 /* True when the file starts with the magic of a compression it decodes,
- * or is a large plain file read front to back (pd_readahead_plain). */
+ * or is a regular file of 8 MiB or more, of no compression, that
+ * libarchive reads front to back: a tar or a capture (a zip or a 7z is
+ * read by seeking to its directory). */
 bool pd_readahead_wanted(const char *path);
-/* True when fd is a regular file of 8 MiB or more, of no compression,
- * that libarchive reads front to back: a tar, a capture, a perf.data (a
- * zip or a 7z is read by seeking to its directory).  Such a file is best
- * mapped (bundle/mapped.h); the thread here reads it where it cannot be. */
-bool pd_readahead_plain(int fd);
 /* Starts the decompression thread on path ("-": stdin, passed through
  * when no known compression, and noted on a terminal when it stalls) and
  * opens a (formats-set-up) archive over its output.  0 on success; -1 with err filled otherwise

@@ -1,18 +1,21 @@
-/* src/bundle/mapped.c: a large plain file read through the mapping
- * gives libarchive exactly the file's bytes; files it is not for are
- * left to the other readers; a file that shrinks while it is read ends
- * where it now ends, as a read would see it; and one cut shorter under
- * pages already handed out is said, with exit status 3, not a crash. */
+/* A large plain bundle file (src/bundle/readahead.c) read through the
+ * ring, threaded or not, gives libarchive exactly the file's bytes; the
+ * files it is not for are left to libarchive's own reads; a file that
+ * shrinks while it is read ends where it now ends.  And the SIGBUS
+ * watch of a mapped directory member (src/bundle/mapped.c): a file cut
+ * shorter under its mapping is said, with exit status 3, not a crash. */
 #define _DEFAULT_SOURCE		/* mkstemp, ftruncate */
 #include <archive.h>
 #include <archive_entry.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "helpers.h"
 #include "bundle/mapped.h"
+#include "bundle/readahead.h"
 
 #define MIB (1u << 20)
 
@@ -32,7 +35,7 @@ make_file(char *path, size_t len, bool gz)
 {
 	unsigned char *p = malloc(len);
 
-	snprintf(path, 64, "/tmp/pd-mapped-XXXXXX");
+	snprintf(path, 64, "/tmp/pd-plain-XXXXXX");
 	int fd = mkstemp(path);
 
 	assert_true(fd >= 0);
@@ -89,106 +92,118 @@ read_checked(struct archive *a, const char *path, unsigned cut_at,
 	return total;
 }
 
+/* Opens path through the readahead, threaded or not. */
+static struct pd_readahead *
+opened(struct archive *a, const char *path, bool threaded)
+{
+	struct pd_readahead *r = NULL;
+	char err[256];
+
+	assert_true(pd_readahead_wanted(path));
+	assert_int_equal(pd_readahead_open(a, path, threaded, &r, err,
+	    sizeof(err)), 0);
+	return r;
+}
+
 static void
-test_mapped_reads_the_file(void **state)
+test_plain_reads_the_file(void **state)
 {
 	(void)state;
 	static const size_t lens[] = { 8 * MIB, 8 * MIB + 1, 9 * MIB + 4095,
 	    9 * MIB + 4096, 13 * MIB + 123 };
-	char path[64], err[256];
+	char path[64];
 
-	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
-		struct archive *a = raw_archive();
-		struct pd_mapped *m;
+	for (unsigned t = 0; t < 2; t++)
+		for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+			struct archive *a = raw_archive();
 
-		make_file(path, lens[i], false);
-		assert_int_equal(pd_mapped_open(a, path, &m, err, sizeof(err)),
-		    0);
-		assert_int_equal(read_checked(a, path, 0, 0), lens[i]);
-		archive_read_free(a);
-		pd_mapped_close(m);
-		unlink(path);
-	}
+			make_file(path, lens[i], false);
+			struct pd_readahead *r = opened(a, path, t);
+
+			assert_int_equal(read_checked(a, path, 0, 0), lens[i]);
+			archive_read_free(a);
+			pd_readahead_close(r);
+			unlink(path);
+		}
 }
 
 static void
-test_mapped_leaves_others(void **state)
+test_plain_leaves_others(void **state)
 {
 	(void)state;
-	char path[64], err[256];
-	struct pd_mapped *m = (struct pd_mapped *)&m;
-	struct archive *a = raw_archive();
+	char path[64];
 
 	make_file(path, 8 * MIB - 1, false);	/* too small to be worth it */
-	assert_int_equal(pd_mapped_open(a, path, &m, err, sizeof(err)), 1);
-	assert_null(m);
+	assert_false(pd_readahead_wanted(path));
 	unlink(path);
-	make_file(path, 9 * MIB, true);		/* compressed: the readahead's */
-	assert_int_equal(pd_mapped_open(a, path, &m, err, sizeof(err)), 1);
+	assert_false(pd_readahead_wanted("/nonexistent/x.pcap"));
+	make_file(path, 9 * MIB, true);		/* compressed: decoded there */
+	assert_true(pd_readahead_wanted(path));
 	unlink(path);
-	assert_int_equal(pd_mapped_open(a, "/nonexistent/x.pcap", &m, err,
-	    sizeof(err)), 1);
-	/* the archive was left untouched: it still opens */
+	/* a perf.data: its samples have a thread of their own already */
 	make_file(path, 9 * MIB, false);
-	assert_int_equal(archive_read_open_filename(a, path, 65536),
-	    ARCHIVE_OK);
-	assert_int_equal(read_checked(a, path, 0, 0), 9 * MIB);
-	archive_read_free(a);
+	FILE *f = fopen(path, "r+");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite("PERFILE2", 1, 8, f), 8);
+	fclose(f);
+	assert_false(pd_readahead_wanted(path));
 	unlink(path);
 }
 
 static void
-test_mapped_file_shrinks(void **state)
+test_plain_file_shrinks(void **state)
 {
 	(void)state;
-	/* cut before the third piece is asked for: two pieces (1 MiB
-	 * each) were handed out, the rest ends at the new end, whether
-	 * that is on a page boundary or not */
+	/* cut before the third block is asked for: on one thread two
+	 * blocks (1 MiB each) were handed out and the rest ends at the new
+	 * end, whether that is on a page boundary or not.  (Threaded, the
+	 * ring's reads race with the cut, as any reader's of a file being
+	 * cut would: what they give past the new end is the kernel's.) */
 	static const size_t cuts[] = { 3 * MIB + 100, 3 * MIB, 2 * MIB + 1 };
-	char path[64], err[256];
+	char path[64];
 
 	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
 		struct archive *a = raw_archive();
-		struct pd_mapped *m;
 
 		make_file(path, 10 * MIB, false);
-		assert_int_equal(pd_mapped_open(a, path, &m, err, sizeof(err)),
-		    0);
+		struct pd_readahead *r = opened(a, path, false);
+
 		assert_int_equal(read_checked(a, path, 3, cuts[i]), cuts[i]);
 		archive_read_free(a);
-		pd_mapped_close(m);
+		pd_readahead_close(r);
 		unlink(path);
 	}
 }
 
+/* A file mapped, watched, then cut shorter under the mapping: the touch
+ * of a page past the new end is said, with the file's name, exit 3. */
 static void
-test_mapped_cut_under_a_piece_is_said(void **state)
+test_mapped_cut_is_said(void **state)
 {
 	(void)state;
-	char path[64], err[256], said[1024] = "";
+	char path[64], said[1024] = "";
 	int fds[2];
 
-	make_file(path, 9 * MIB, false);
+	make_file(path, 64 * 1024, false);
 	assert_int_equal(pipe(fds), 0);
 	pid_t pid = fork();
 
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		struct archive *a = raw_archive();
-		struct archive_entry *e;
-		struct pd_mapped *m;
-		const void *buf;
-		size_t n;
-		la_int64_t off;
+		struct sigaction old;
+		FILE *f = fopen(path, "r");
+		const unsigned char *p = f ? mmap(NULL, 64 * 1024, PROT_READ,
+		    MAP_PRIVATE, fileno(f), 0) : MAP_FAILED;
 
 		dup2(fds[1], STDERR_FILENO);
-		if (pd_mapped_open(a, path, &m, err, sizeof(err)) != 0 ||
-		    archive_read_next_header(a, &e) != ARCHIVE_OK ||
-		    archive_read_data_block(a, &buf, &n, &off) != ARCHIVE_OK ||
-		    n < 8192 || truncate(path, 100) != 0)
+		if (p == MAP_FAILED)
 			_exit(10);
-		/* the piece's pages past the new end are gone */
-		volatile unsigned char c = ((const unsigned char *)buf)[n - 1];
+		pd_mapped_watch(path, &old);
+		if (truncate(path, 100) != 0)
+			_exit(10);
+		/* the pages past the new end are gone */
+		volatile unsigned char c = p[64 * 1024 - 1];
 
 		(void)c;
 		_exit(11);
@@ -212,11 +227,12 @@ int
 test_group_mapped(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_mapped_reads_the_file),
-		cmocka_unit_test(test_mapped_leaves_others),
-		cmocka_unit_test(test_mapped_file_shrinks),
-		cmocka_unit_test(test_mapped_cut_under_a_piece_is_said),
+		cmocka_unit_test(test_plain_reads_the_file),
+		cmocka_unit_test(test_plain_leaves_others),
+		cmocka_unit_test(test_plain_file_shrinks),
+		cmocka_unit_test(test_mapped_cut_is_said),
 	};
 
-	return cmocka_run_group_tests_name("mapped", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("plain and mapped files", tests,
+	    NULL, NULL);
 }
