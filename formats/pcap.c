@@ -361,7 +361,6 @@ walk_records(struct pd_input *in, const struct sf *sf, struct pd_capture *cap,
 
 		if (!data)
 			break;
-		pd_window_prefetch(&w);
 		cap->packets_read++;
 		if (pd_filter_match(flt, data, caplen, len))
 			pd_capture_packet(st, ts, sf->dlt, data, caplen, len);

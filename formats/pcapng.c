@@ -323,7 +323,6 @@ parse_pcapng(const struct pd_member *m, struct pd_input *in,
 	for (;;) {
 		struct pd_cursor c;
 
-		pd_window_prefetch(&win);
 		if (epb_fast(w, pd_window_at(&win), pd_window_left(&win),
 		    &len)) {
 			win.pos += len;

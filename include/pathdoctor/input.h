@@ -139,24 +139,6 @@ pd_window_left(const struct pd_window *w)
 	return w->len - w->pos;
 }
 
-/* Asks the CPU for the bytes PD_WINDOW_AHEAD past the cursor, where
- * the next records of a capture lie: a walk through a mapped capture
- * otherwise waits on each page it enters.  The address only has to be
- * where the member's next bytes usually are (after this read, in a
- * mapping or an archive's block); a prefetch never faults, so it is
- * formed as an integer, not as a pointer past the buffer.  Basis: the
- * 450 MB capture of tests/bench.sh, mapped, took 0.79x the time with it
- * at 2 KiB, its pcapng 0.87x (medians of 11 interleaved runs; 512
- * bytes and 4 KiB ahead did as well as 2 KiB within 2 %). */
-#define PD_WINDOW_AHEAD 2048
-
-static inline void
-pd_window_prefetch(const struct pd_window *w)
-{
-	__builtin_prefetch((const void *)((uintptr_t)(w->buf + w->pos) +
-	    PD_WINDOW_AHEAD));
-}
-
 /* A read-only FILE * over the rest of the member (for libpcap); close it
  * with fclose before releasing the input. */
 #include <stdio.h>
