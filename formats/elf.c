@@ -617,7 +617,7 @@ parse_elf(const struct pd_member *m, struct pd_input *in, struct pd_host *h,
 	enum pd_status rc = PD_OK;
 	const char *why = NULL;
 
-	if (pd_elf_image_read(in, in->max_spool, &im, &why) != 0) {
+	if (pd_elf_image_read(in, in->max_spool, m->size, &im, &why) != 0) {
 		pd_diag_note(d, PD_FAILED, "elf.read", 0, "%s", why);
 		rc = PD_FAILED;
 		goto out;

@@ -28,13 +28,16 @@
 #define KEEP_RESIDENT ((size_t)16 << 20)
 static _Thread_local unsigned char *kept;
 
-/* While no range is kept, a file's first SMALL_IMAGE bytes are read to
- * the heap: the range's first write faults in and zeroes a whole huge
- * page, which a vdso or a small binary does not need (one such fault
- * was 6% of the real profile of tests/bench-profile.sh, run as a
- * directory, 44.2 ms against 41.7).  A larger file moves there at
- * SMALL_IMAGE bytes, a copy of that much.  At most a head long, so that
- * no block is let go from the heap. */
+/* While no range is kept, a file known to be smaller than SMALL_IMAGE
+ * is read to the heap: the range's first write faults in and zeroes a
+ * whole huge page, which a vdso or a small binary does not need (one
+ * such fault was 6% of the real profile of tests/bench-profile.sh, run
+ * as a directory, 44.2 ms against 41.7).  Only such a file, so that
+ * every read is the one the range would have had (where the reads end
+ * decides where a cap stops them); one that turns out longer than its
+ * size said moves to the range at SMALL_IMAGE bytes, a copy of that
+ * much.  At most a head long, so that no block is let go from the
+ * heap. */
 #define SMALL_IMAGE ((size_t)256 << 10)
 
 struct hdrs {
@@ -334,8 +337,8 @@ stream(struct pd_input *in, struct elf_image *im, struct tail_state *t,
 }
 
 int
-pd_elf_image_read(struct pd_input *in, size_t window, struct elf_image *im,
-    const char **why)
+pd_elf_image_read(struct pd_input *in, size_t window, int64_t size,
+    struct elf_image *im, const char **why)
 {
 	struct tail_state t = { 0 };
 
@@ -359,7 +362,8 @@ pd_elf_image_read(struct pd_input *in, size_t window, struct elf_image *im,
 		im->borrowed = true;
 		return stream(in, im, &t, &ip, why);
 	}
-	if (!kept && im->head >= SMALL_IMAGE) {
+	if (!kept && size >= 0 && (uint64_t)size < SMALL_IMAGE &&
+	    im->head >= SMALL_IMAGE) {
 		im->p = pd_xmalloc(SMALL_IMAGE);
 		im->heap_cap = SMALL_IMAGE;
 	} else if (!(im->p = range_take(why))) {

@@ -36,9 +36,10 @@ struct elf_image {
 					 * input's (pd_input_whole) */
 };
 
-/* Reads the member through a window of window bytes.  0, or -1 with
- * why (a message in static storage). */
-int pd_elf_image_read(struct pd_input *in, size_t window,
+/* Reads the member through a window of window bytes; size is its
+ * length where known (a plain member's), else -1.  0, or -1 with why
+ * (a message in static storage). */
+int pd_elf_image_read(struct pd_input *in, size_t window, int64_t size,
     struct elf_image *im, const char **why);
 void pd_elf_image_free(struct elf_image *im);
 /* Whether the file's bytes [off, off + size) are held, not released

@@ -9,6 +9,8 @@
 #include "base/bigmem.h"
 #include "pathdoctor/profile.h"
 #include "pathdoctor/text.h"
+#include "pathdoctor/input.h"
+#include "../../formats/elf_image.h"
 
 /* A perf.data writer just big enough for the tests. */
 struct out {
@@ -541,65 +543,81 @@ test_large_symtab(void **state)
 	free(elf);
 }
 
-/* The symbols of one ELF file in memory, as a digest. */
-struct syms_read {
+/* An ELF file's image read (formats/elf_image.c) from memory, size
+ * being what the member's header says. */
+struct image_case {
 	const unsigned char *elf;
 	size_t len;
-	unsigned n[2];
-	uint64_t digest[2];
+	int64_t size;
+	bool heap;		/* still in the heap once read */
+	size_t same;		/* image bytes that equal the file's */
+	int rc;
 };
 
 static void
-digest_syms(const struct syms_read *r, unsigned *n, uint64_t *digest)
+read_image(struct image_case *c)
 {
-	struct parsed p;
-	uint64_t h = 14695981039346656037ull;
+	struct pd_memsrc ms;
+	struct pd_input in;
+	struct elf_image im;
+	const char *why = NULL;
 
-	parsed_read_memory(&p, r->elf, r->len, "unit-tests");
-	const struct pd_elf *e = p.m->hosts ? p.m->hosts->elfs : NULL;
+	pd_input_init(&in, pd_memsrc(&ms, c->elf, c->len), NULL, 0, 1u << 20,
+	    NULL);
+	c->rc = pd_elf_image_read(&in, 64u << 20, c->size, &im, &why);
+	c->heap = im.heap_cap != 0;
+	size_t n = im.len < (1u << 20) ? im.len : 1u << 20;
 
-	*n = e ? e->n_syms : 0;
-	for (unsigned i = 0; e && i < e->n_syms; i++) {
-		h = (h ^ e->syms[i].addr) * 1099511628211ull;
-		h = (h ^ e->syms[i].size) * 1099511628211ull;
-		for (const char *c = e->syms[i].name; *c; c++)
-			h = (h ^ (unsigned char)*c) * 1099511628211ull;
-	}
-	*digest = h;
-	parsed_free(&p);
+	c->same = memcmp(im.p, c->elf, n) == 0 ? n : 0;
+	pd_elf_image_free(&im);
+	pd_input_release(&in);
 }
 
-/* A thread's first file has no image range kept for it, so it is read
- * to the heap first and moves to the range part way (formats/
- * elf_image.c); its second is read to the range it left. */
+/* In a thread of its own no image range is kept yet. */
 static void *
-read_twice(void *arg)
+read_images(void *arg)
 {
-	struct syms_read *r = arg;
+	struct image_case *c = arg;
 
-	for (unsigned i = 0; i < 2; i++)
-		digest_syms(r, &r->n[i], &r->digest[i]);
+	for (unsigned i = 0; i < 3; i++)
+		read_image(&c[i]);
 	return NULL;
 }
 
-/* The same symbols whether the image starts in the heap or not: this
- * test binary, far larger than the heap's part, in a fresh thread. */
+/* A small file read where no range is kept stays in the heap; one whose
+ * size said small but is larger moves to the range part way, every byte
+ * kept; a file of unknown size goes to the range (kept by then). */
 static void
 test_image_leaves_heap(void **state)
 {
-	struct syms_read r = { 0 };
+	size_t small_len, big_len;
+	unsigned char *small = slurp("tests/unit/data/plt-x86_64.so",
+	    &small_len);
+	unsigned char *big = slurp("/proc/self/exe", &big_len);
+	struct image_case c[3] = {
+		{ small, small_len, (int64_t)small_len, false, 0, -1 },
+		{ big, big_len, 4096, true, 0, -1 },	/* the size lied */
+		{ small, small_len, -1, true, 0, -1 },
+	};
 	pthread_t t;
 
 	(void)state;
-	r.elf = slurp("/proc/self/exe", &r.len);
-	assert_non_null(r.elf);
-	assert_true(r.len > (1u << 20));
-	assert_int_equal(pthread_create(&t, NULL, read_twice, &r), 0);
+	assert_non_null(small);
+	assert_non_null(big);
+	assert_true(big_len > (1u << 20));
+	assert_int_equal(pthread_create(&t, NULL, read_images, c), 0);
 	assert_int_equal(pthread_join(t, NULL), 0);
-	assert_true(r.n[0] > 1000);
-	assert_int_equal(r.n[0], r.n[1]);
-	assert_true(r.digest[0] == r.digest[1]);
-	free((void *)r.elf);
+	assert_int_equal(c[0].rc, 0);
+	assert_true(c[0].heap);
+	assert_int_equal(c[0].same, small_len);
+	assert_int_equal(c[1].rc, 0);
+	assert_false(c[1].heap);
+	assert_int_equal(c[1].same, 1u << 20);
+	assert_int_equal(c[2].rc, 0);
+	assert_false(c[2].heap);
+	assert_int_equal(c[2].same, small_len);
+	free(small);
+	free(big);
 }
 
 static void
