@@ -497,28 +497,102 @@ struct fdsrc {
 	struct walk *w;
 	const char *full;		/* for the SIGBUS note */
 	uint64_t off;			/* bytes handed out */
+	unsigned char *blk;		/* FD_BLOCK read ahead for views */
+	size_t blk_pos, blk_len;
+	bool blk_failed;		/* the read after blk's bytes failed */
 	void *map;
 	size_t map_len;
 	struct sigaction old_bus;
 	char err[128];
 };
 
+/* A capture walk's 8 KB reads (formats/pcap.c) are views of reads this
+ * large: one read(2) per 8 KB cost a capture of 450 MB in a directory
+ * 1.6x the time it took through the ring's 1 MiB reads. */
+#define FD_BLOCK (1u << 20)
+
 static ssize_t
-fd_read(void *ctx, void *buf, size_t n)
+fd_sysread(struct fdsrc *f, void *buf, size_t n)
 {
-	struct fdsrc *f = ctx;
 	ssize_t r;
 
 	do
 		r = read(f->fd, buf, n);
 	while (r < 0 && errno == EINTR);
-	if (r < 0) {
+	if (r < 0)
 		snprintf(f->err, sizeof(f->err), "%s", strerror(errno));
-	} else {
-		f->w->top.in += (uint64_t)r;
-		f->off += (uint64_t)r;
-	}
 	return r;
+}
+
+/* n bytes handed out: counted where they are, not where read ahead. */
+static void
+fd_handed(struct fdsrc *f, size_t n)
+{
+	f->w->top.in += n;
+	f->off += n;
+}
+
+/* What is read ahead first, then the file, as one read would have. */
+static ssize_t
+fd_read(void *ctx, void *buf, size_t n)
+{
+	struct fdsrc *f = ctx;
+	size_t k = f->blk_len - f->blk_pos < n ? f->blk_len - f->blk_pos : n;
+
+	if (k) {
+		memcpy(buf, f->blk + f->blk_pos, k);
+		f->blk_pos += k;
+	}
+	if (k < n && !f->blk_failed) {
+		ssize_t r = fd_sysread(f, (unsigned char *)buf + k, n - k);
+
+		if (r < 0 && !k)
+			return -1;
+		k += r > 0 ? (size_t)r : 0;
+		f->blk_failed = r < 0;
+	} else if (!k && f->blk_failed) {
+		return -1;
+	}
+	fd_handed(f, k);
+	return (ssize_t)k;
+}
+
+/* The read ahead filled again: false at the end or on an error (then
+ * kept for the read after what it did give). */
+static bool
+fd_refill(struct fdsrc *f)
+{
+	if (!f->blk)
+		f->blk = pd_xmalloc(FD_BLOCK);
+	f->blk_pos = f->blk_len = 0;
+	while (f->blk_len < FD_BLOCK && !f->blk_failed) {
+		ssize_t r = fd_sysread(f, f->blk + f->blk_len,
+		    FD_BLOCK - f->blk_len);
+
+		if (r <= 0) {
+			f->blk_failed = r < 0;
+			break;
+		}
+		f->blk_len += (size_t)r;
+	}
+	return f->blk_len > 0;
+}
+
+static ssize_t
+fd_view(void *ctx, size_t n, const unsigned char **p)
+{
+	struct fdsrc *f = ctx;
+
+	if (f->map || n > FD_BLOCK)
+		return PD_INPUT_NO_VIEW;
+	if (f->blk_pos == f->blk_len && !f->blk_failed && !fd_refill(f))
+		return 0;
+	if (f->blk_len - f->blk_pos < n)
+		return PD_INPUT_NO_VIEW;
+	*p = f->blk + f->blk_pos;
+	f->blk_pos += n;
+	fd_handed(f, n);
+	return (ssize_t)n;
 }
 
 /* Mapped writable but private: libelf may convert in place, and those
@@ -532,7 +606,7 @@ fd_whole(void *ctx, size_t had, size_t max, const unsigned char **p)
 	struct fdsrc *f = ctx;
 	struct stat st;
 
-	if (f->map || f->off != had || fstat(f->fd, &st) != 0 ||
+	if (f->map || f->blk || f->off != had || fstat(f->fd, &st) != 0 ||
 	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size < had ||
 	    (uint64_t)st.st_size - had < PD_INPUT_BLOCK ||
 	    (uint64_t)st.st_size > max || (uint64_t)st.st_size > SSIZE_MAX)
@@ -554,6 +628,7 @@ fd_whole(void *ctx, size_t had, size_t max, const unsigned char **p)
 static void
 fd_close(struct fdsrc *f)
 {
+	free(f->blk);
 	if (f->map) {
 		munmap(f->map, f->map_len);
 		pd_mapped_unwatch(&f->old_bus);
@@ -609,7 +684,7 @@ walk_dir(struct walk *w, const char *dir, const char *rel, unsigned level)
 				continue;
 			}
 			process_member(w, path, st.st_size,
-			    (struct pd_source){ fd_read, fd_err, &f, NULL,
+			    (struct pd_source){ fd_read, fd_err, &f, fd_view,
 			    fd_whole }, 0);
 			fd_close(&f);
 		} else {
