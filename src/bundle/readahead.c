@@ -133,12 +133,12 @@ plain_streamed(const unsigned char *h, size_t n)
 		{ 0xa1, 0xb2, 0x3c, 0x4d }, { 0x4d, 0x3c, 0xb2, 0xa1 },
 		{ 0x0a, 0x0d, 0x0d, 0x0a },
 	};
-	static const size_t lens[] = { 4, 4, 4, 4, 4 };
 
 	if (n >= 262 && memcmp(h + 257, "ustar", 5) == 0)
 		return true;
-	for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
-		if (n >= lens[i] && memcmp(h, magics[i], lens[i]) == 0)
+	for (size_t i = 0; n >= 4 && i < sizeof(magics) / sizeof(magics[0]);
+	    i++)
+		if (memcmp(h, magics[i], 4) == 0)
 			return true;
 	return false;
 }
