@@ -568,7 +568,7 @@ read_image(struct image_case *c)
 	c->heap = im.heap_cap != 0;
 	size_t n = im.len < (1u << 20) ? im.len : 1u << 20;
 
-	c->same = memcmp(im.p, c->elf, n) == 0 ? n : 0;
+	c->same = c->rc == 0 && memcmp(im.p, c->elf, n) == 0 ? n : 0;
 	pd_elf_image_free(&im);
 	pd_input_release(&in);
 }
