@@ -115,14 +115,16 @@ pd_arena_free(struct pd_arena *a)
 	free(a);
 }
 
-void *
-pd_arena_alloc(struct pd_arena *a, size_t n)
+/* n bytes at the next multiple of align (a power of two) in the newest
+ * chunk, or at the start of a new one.  Chunks come zeroed and no byte
+ * is handed out twice, so what is carved is zero. */
+static void *
+carve(struct pd_arena *a, size_t n, size_t align)
 {
-	const size_t align = sizeof(max_align_t);
 	struct chunk *c = a->chunks;
+	size_t at = c ? (c->used + align - 1) & ~(align - 1) : 0;
 
-	n = (n + align - 1) / align * align;
-	if (!c || c->cap - c->used < n) {
+	if (!c || at > c->cap || c->cap - at < n) {
 		size_t min = a->held < BIG_AFTER ? CHUNK_MIN : CHUNK_BIG -
 		    sizeof(*c);
 		size_t cap = n > min ? n : min;
@@ -133,18 +135,25 @@ pd_arena_alloc(struct pd_arena *a, size_t n)
 		c->next = a->chunks;
 		a->chunks = c;
 		a->held += cap;
+		at = 0;
 	}
-	void *p = (char *)c->data + c->used;
-
-	c->used += n;
-	memset(p, 0, n);
-	return p;
+	c->used = at + n;
+	return (char *)c->data + at;
 }
 
+void *
+pd_arena_alloc(struct pd_arena *a, size_t n)
+{
+	return carve(a, n, sizeof(max_align_t));
+}
+
+/* Strings byte to byte, not each rounded up to max_align_t: a whole
+ * kallsyms' names take a fifth less memory, and on a virtual machine a
+ * first touch of memory is much of the time of reading one. */
 char *
 pd_arena_strndup(struct pd_arena *a, const char *s, size_t n)
 {
-	char *p = pd_arena_alloc(a, n + 1);
+	char *p = carve(a, n + 1, 1);
 
 	memcpy(p, s, n);
 	p[n] = '\0';
