@@ -139,7 +139,7 @@ static enum pd_status
 parse_kallsyms(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
 {
-	const char *line;
+	const char *line, *last_mod = NULL;
 	size_t len;
 	uint64_t lines = 0, zero = 0;
 
@@ -170,9 +170,13 @@ parse_kallsyms(const struct pd_member *m, struct pd_input *in,
 		split_name(rest, &name, &nl, &mod, &ml);
 		if (h->n_ksyms == h->cap_ksyms)
 			grow(h, d->arena, m->size);
+		/* a module's symbols come together: one copy of its name */
+		if (mod && !(last_mod && strncmp(last_mod, mod, ml) == 0 &&
+		    !last_mod[ml]))
+			last_mod = pd_arena_strndup(d->arena, mod, ml);
 		h->ksyms[h->n_ksyms++] = (struct pd_sym){ addr, 0,
 		    pd_arena_strndup(d->arena, name, nl),
-		    mod ? pd_arena_strndup(d->arena, mod, ml) : NULL,
+		    mod ? last_mod : NULL,
 		    type == 'w' || type == 'W' ? 2 : type == 'T' };
 	}
 	if (lines == 0) {

@@ -915,6 +915,9 @@ test_kallsyms_lines(void **state)
 	    "ffffffff81000000 T _text\n"
 	    "ffffffff81000010 t local_one\n"
 	    "ffffffffc0a01000 t mlx5_eq_int\t[mlx5_core]\n"
+	    "ffffffffc0a01010 t mlx5_eq_other\t[mlx5_core]\n"
+	    "ffffffffc0a02000 t nvme_irq\t[nvme]\n"
+	    "ffffffffc0a03000 t mlx5_late [mlx5_core]\n"
 	    "ffffffff81000020 W weak_one\n"
 	    "ffffffff81000030 D data_one\n"
 	    "FFFFFFFF81000040 T upper_case\n"
@@ -928,7 +931,7 @@ test_kallsyms_lines(void **state)
 	const struct pd_host *h = p.m->hosts;
 
 	assert_non_null(h);
-	assert_int_equal(h->n_ksyms, 5);
+	assert_int_equal(h->n_ksyms, 8);
 	/* settled: by address */
 	assert_true(h->ksyms[0].addr == 0xc1000000u);
 	assert_string_equal(h->ksyms[0].name, "thirty_two_bit");
@@ -942,6 +945,13 @@ test_kallsyms_lines(void **state)
 	assert_true(h->ksyms[4].addr == 0xffffffffc0a01000u);
 	assert_string_equal(h->ksyms[4].name, "mlx5_eq_int");
 	assert_string_equal(h->ksyms[4].module, "[mlx5_core]");
+	/* a module's symbols in a row share one copy of its name */
+	assert_ptr_equal(h->ksyms[5].module, h->ksyms[4].module);
+	assert_string_equal(h->ksyms[6].name, "nvme_irq");
+	assert_string_equal(h->ksyms[6].module, "[nvme]");
+	assert_string_equal(h->ksyms[7].name, "mlx5_late");
+	assert_string_equal(h->ksyms[7].module, "[mlx5_core]");
+	assert_null(h->ksyms[3].module);
 	parsed_free(&p);
 }
 
