@@ -315,7 +315,7 @@ table_syms(struct elf_src *x, Elf_Scn *scn, const GElf_Shdr *sh,
 		if (!function_sym(x->e, shstr, machine, &s, name))
 			continue;
 		push_sym(&v, &k, &cap, (struct pd_sym){ s.st_value, s.st_size,
-		    pd_arena_strdup(a, name), NULL,
+		    pd_arena_strdup(a, name), 0,
 		    GELF_ST_BIND(s.st_info) <= STB_WEAK ?
 		    GELF_ST_BIND(s.st_info) : STB_LOCAL });
 	}
@@ -530,11 +530,11 @@ plt_of(struct elf_src *x, struct pd_elf *out, struct pd_arena *a)
 	out->plt = pd_arena_alloc(a, (n + 1) * sizeof(*out->plt));
 	if (l.head_size)
 		out->plt[out->n_plt++] = (struct pd_sym){ l.head_addr,
-		    l.head_size, ".plt", NULL, STB_GLOBAL };
+		    l.head_size, ".plt", 0, STB_GLOBAL };
 	for (size_t i = 0; i < n; i++)
 		out->plt[out->n_plt++] = (struct pd_sym){ l.addr + i * l.ent,
 		    l.ent, plt_name(&src, &v[i], l.off + i * l.ent, out, a),
-		    NULL, STB_GLOBAL };
+		    0, STB_GLOBAL };
 	out->n_plt = pd_syms_settle(out->plt, out->n_plt);
 out:
 	free(v);

@@ -108,6 +108,7 @@ free_ksyms(void *ctx)
 	struct pd_host *h = ctx;
 
 	pd_big_free(h->ksyms, h->cap_ksyms * sizeof(*h->ksyms));
+	free(h->kmods);
 }
 
 /* The vector lives beside the arena, not in it, so that its doublings
@@ -135,11 +136,31 @@ grow(struct pd_host *h, struct pd_arena *a, int64_t size)
 	h->cap_ksyms = cap;
 }
 
+/* The module's index + 1 in h->kmods: a module's symbols come
+ * together, so the name of the symbol before is used again where it is
+ * the same.  At most one name a symbol, as many as KSYMS_MAX. */
+static uint32_t
+module_of(struct pd_host *h, struct pd_arena *a, const char *mod,
+    size_t len)
+{
+	const char *last = h->n_kmods ? h->kmods[h->n_kmods - 1] : NULL;
+
+	if (last && strncmp(last, mod, len) == 0 && !last[len])
+		return h->n_kmods;
+	if (h->n_kmods == h->cap_kmods) {
+		h->cap_kmods = h->cap_kmods ? h->cap_kmods * 2 : 64;
+		h->kmods = pd_xrealloc(h->kmods, h->cap_kmods *
+		    sizeof(*h->kmods));
+	}
+	h->kmods[h->n_kmods++] = pd_arena_strndup(a, mod, len);
+	return h->n_kmods;
+}
+
 static enum pd_status
 parse_kallsyms(const struct pd_member *m, struct pd_input *in,
     struct pd_host *h, struct pd_diag *d)
 {
-	const char *line, *last_mod = NULL;
+	const char *line;
 	size_t len;
 	uint64_t lines = 0, zero = 0;
 
@@ -169,14 +190,10 @@ parse_kallsyms(const struct pd_member *m, struct pd_input *in,
 			break;
 		split_name(rest, &name, &nl, &mod, &ml);
 		if (h->n_ksyms == h->cap_ksyms)
-			grow(h, d->arena, m->size);
-		/* a module's symbols come together: one copy of its name */
-		if (mod && !(last_mod && strncmp(last_mod, mod, ml) == 0 &&
-		    !last_mod[ml]))
-			last_mod = pd_arena_strndup(d->arena, mod, ml);
+			grow(h, d->arena, m->size);	/* frees kmods too */
 		h->ksyms[h->n_ksyms++] = (struct pd_sym){ addr, 0,
 		    pd_arena_strndup(d->arena, name, nl),
-		    mod ? last_mod : NULL,
+		    mod ? module_of(h, d->arena, mod, ml) : 0,
 		    type == 'w' || type == 'W' ? 2 : type == 'T' };
 	}
 	if (lines == 0) {

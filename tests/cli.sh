@@ -402,3 +402,17 @@ for opts in "" "--max-spool 1M" "--max-total 2M"; do
 		diff "$tmp/d" "$tmp/t" | head -n 10 | sed 's/^/#   /'
 	fi
 done
+
+# kallsyms' "[module]" names the module's functions in the profile, also
+# where a module's symbols come in more than one run
+mkdir -p "$tmp/modules"
+cp -r samples/bundles/gx10-before/. "$tmp/modules"
+awk '$3 ~ /^mlx5e_/ || $3 == "tcp_v4_rcv" { print $0 "\t[mlx5_core]"; next }
+    $3 == "dev_gro_receive" { print $0 " [gro_mod]"; next } { print }' \
+    samples/bundles/gx10-before/kallsyms.txt >"$tmp/modules/kallsyms.txt"
+expect 0 kallsyms-modules -f md "$tmp/modules"
+grep_out kallsyms-module-first \
+    '| mlx5e_skb_from_cqe_mpwrq_nonlinear | \\\[mlx5_core\\\] |' out
+grep_out kallsyms-module-again '| tcp_v4_rcv | \\\[mlx5_core\\\] |' out
+grep_out kallsyms-module-other '| dev_gro_receive | \\\[gro_mod\\\] |' out
+grep_out kallsyms-module-none '| tcp_gro_receive | \\\[kernel.kallsyms\\\] |' out

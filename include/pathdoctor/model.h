@@ -509,11 +509,15 @@ struct pd_workload_run {
 	bool stopped;			/* --timeout ended it */
 };
 
-/* A function symbol, from kallsyms or an ELF symbol table. */
+/* A function symbol, from kallsyms or an ELF symbol table; 32 bytes,
+ * so that the 122 k text symbols of a /proc/kallsyms fill two huge
+ * pages, not three. */
 struct pd_sym {
 	uint64_t addr, size;		/* size 0: up to the next symbol */
-	const char *name, *module;	/* module: kallsyms' "[mlx5_core]" */
-	unsigned bind;			/* 0 local, 1 global, 2 weak */
+	const char *name;
+	uint32_t module;		/* kallsyms' "[mlx5_core]": index + 1
+					 * in the host's kmods; 0 none */
+	uint32_t bind;			/* 0 local, 1 global, 2 weak */
 };
 
 /* An ELF file of the bundle (perf archive's build-id cache, a vmlinux):
@@ -850,6 +854,8 @@ struct pd_host {
 	struct pd_workload *workloads;	/* sorted by member */
 	struct pd_sym *ksyms;		/* kallsyms, sorted by address */
 	unsigned n_ksyms, cap_ksyms;
+	const char **kmods;		/* the module names ksyms name */
+	unsigned n_kmods, cap_kmods;
 	const char *ksyms_member;
 	struct pd_elf *elfs;
 	const char *collector;		/* manifest: "pathdoctor-collect 0.1.0" */

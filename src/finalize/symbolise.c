@@ -471,15 +471,15 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 
 			if (!*id)
 				*id = intern(t, a, k->name, k->module ?
-				    k->module : KERNEL_DSO, true) + 1;
+				    h->kmods[k->module - 1] : KERNEL_DSO,
+				    true) + 1;
 			return *id - 1;
 		}
 		if (kv->elf)
 			k = pd_sym_at(kv->elf->syms, kv->elf->n_syms,
 			    ad->ip - kv->reloc);
 		if (k)
-			return intern(t, a, k->name, k->module ? k->module :
-			    KERNEL_DSO, true);
+			return intern(t, a, k->name, KERNEL_DSO, true);
 		p->kernel_unnamed = true;
 		addr_name(buf, ad->ip);
 		return intern(t, a, buf, KERNEL_DSO, true);

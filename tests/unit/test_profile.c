@@ -944,14 +944,17 @@ test_kallsyms_lines(void **state)
 	assert_int_equal(h->ksyms[3].bind, 2);
 	assert_true(h->ksyms[4].addr == 0xffffffffc0a01000u);
 	assert_string_equal(h->ksyms[4].name, "mlx5_eq_int");
-	assert_string_equal(h->ksyms[4].module, "[mlx5_core]");
+	assert_int_equal(h->n_kmods, 3);
+	assert_int_equal(h->ksyms[4].module, 1);
+	assert_string_equal(h->kmods[0], "[mlx5_core]");
 	/* a module's symbols in a row share one copy of its name */
-	assert_ptr_equal(h->ksyms[5].module, h->ksyms[4].module);
+	assert_int_equal(h->ksyms[5].module, 1);
 	assert_string_equal(h->ksyms[6].name, "nvme_irq");
-	assert_string_equal(h->ksyms[6].module, "[nvme]");
+	assert_string_equal(h->kmods[h->ksyms[6].module - 1], "[nvme]");
 	assert_string_equal(h->ksyms[7].name, "mlx5_late");
-	assert_string_equal(h->ksyms[7].module, "[mlx5_core]");
-	assert_null(h->ksyms[3].module);
+	assert_string_equal(h->kmods[h->ksyms[7].module - 1],
+	    "[mlx5_core]");
+	assert_int_equal(h->ksyms[3].module, 0);
 	parsed_free(&p);
 }
 
