@@ -585,8 +585,10 @@ fd_view(void *ctx, size_t n, const unsigned char **p)
 
 	if (f->map || n > FD_BLOCK)
 		return PD_INPUT_NO_VIEW;
+	/* a refill that read nothing failed (its error in f->err) or met
+	 * the end, as the read in its place would have */
 	if (f->blk_pos == f->blk_len && !f->blk_failed && !fd_refill(f))
-		return 0;
+		return f->blk_failed ? -1 : 0;
 	if (f->blk_len - f->blk_pos < n)
 		return PD_INPUT_NO_VIEW;
 	*p = f->blk + f->blk_pos;
