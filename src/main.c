@@ -749,6 +749,8 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	if (done >= 0)
 		return done;
+	/* the fleet's workers are forked: no thread before them */
+	pd_big_threads(!cfg.lim.one_thread && !is_jsonl(&cfg));
 	int rc = cfg.diff ? run_diff(&cfg, argv[optind], argv[optind + 1]) :
 	    is_jsonl(&cfg) ? run_jsonl(&cfg, argv + optind,
 	    (size_t)(argc - optind)) : run(&cfg, argv[optind]);

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "base/bigmem.h"
+#include "base/populate.h"
 #include "pathdoctor/arena.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -142,14 +143,91 @@ keep_map(void *p, size_t len, size_t dirty)
 	return done;
 }
 
+/* With a thread to populate pages (populate.h), tables are carved in
+ * turn from one reserved range, and its AHEAD bytes from each one's
+ * start are asked for (those not asked for before), so that the next
+ * tables' pages, and the first of a large one filled front to back,
+ * are faulted in on the other core before they are written.  A range let go stays mapped (its pages
+ * dropped), so that a request still under way never reaches a mapping
+ * of someone else's.  Untouched, the reservation is address space
+ * only. */
+#define RESERVE ((size_t)1 << 30)
+#define AHEAD ((size_t)4 << 20)
+
+static unsigned char *res_base;
+static size_t res_used, res_asked;
+static bool res_on, res_failed;
+
+void
+pd_big_threads(bool on)
+{
+	pthread_mutex_lock(&keep_mu);
+	res_on = on;
+	pthread_mutex_unlock(&keep_mu);
+	pd_populate_allow(on);
+}
+
+static bool
+reserved(const void *p)
+{
+	pthread_mutex_lock(&keep_mu);
+	bool in = res_base && (const unsigned char *)p >= res_base &&
+	    (const unsigned char *)p < res_base + RESERVE;
+	pthread_mutex_unlock(&keep_mu);
+	return in;
+}
+
+/* len bytes (a multiple of HUGE_PAGE) of the reservation; NULL when
+ * there is none or too little is left. */
+static void *
+carve_reserved(size_t len)
+{
+	unsigned char *p = NULL, *ahead = NULL;
+	size_t ahead_len = 0;
+
+	pthread_mutex_lock(&keep_mu);
+	if (res_on && !res_base && !res_failed) {
+		res_failed = (res_base = mmap(NULL, RESERVE + HUGE_PAGE,
+		    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+		    MAP_NORESERVE, -1, 0)) == MAP_FAILED;
+		if (res_failed)
+			res_base = NULL;
+		else {
+			res_base = (unsigned char *)(((uintptr_t)res_base +
+			    HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+			pd_big_advise(res_base, RESERVE);
+		}
+	}
+	if (res_on && res_base && RESERVE - res_used >= len) {
+		size_t from = res_used, to = from + AHEAD;
+
+		p = res_base + res_used;
+		res_used += len;
+		if (from < res_asked)
+			from = res_asked;
+		if (to > RESERVE)
+			to = RESERVE;
+		if (to > from) {
+			ahead = res_base + from;
+			ahead_len = to - from;
+			res_asked = to;
+		}
+	}
+	pthread_mutex_unlock(&keep_mu);
+	if (ahead_len)
+		pd_populate_ask(ahead, ahead_len);
+	return p;
+}
+
 void *
 pd_big_alloc(size_t n)
 {
 	void *p;
 
 	if (mapped(n)) {
-		p = reuse(rounded(n));
-		return p ? p : map_aligned(n);
+		if ((p = reuse(rounded(n))) || (p = carve_reserved(rounded(n))))
+			return p;
+		return map_aligned(n);
 	}
 	p = calloc(1, n ? n : 1);
 	if (!p)
@@ -188,7 +266,11 @@ pd_big_free(void *p, size_t n)
 	if (!p)
 		return;
 	if (mapped(n)) {
-		if (!keep_map(p, rounded(n), n))
+		if (keep_map(p, rounded(n), n))
+			return;
+		if (reserved(p))
+			(void)madvise(p, rounded(n), MADV_DONTNEED);
+		else
 			munmap(p, rounded(n));
 	} else
 		free(p);

@@ -7,6 +7,7 @@
 #ifndef PD_BIGMEM_H
 #define PD_BIGMEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 void *pd_big_alloc(size_t n);			/* zeroed; aborts when out */
@@ -18,4 +19,7 @@ void pd_big_advise(void *p, size_t n);
 /* At the start of the program: glibc's heap offered for huge pages,
  * and grown in steps large enough that its chunks come from there. */
 void pd_big_heap(void);
+/* Whether fresh pages may be made ready on another thread
+ * (src/base/populate.h): off until told. */
+void pd_big_threads(bool on);
 #endif

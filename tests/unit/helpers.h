@@ -96,6 +96,7 @@ int test_group_gunzip(void);
 int test_group_nic(void);
 int test_group_capture(void);
 int test_group_flows(void);
+int test_group_populate(void);
 int test_group_profile(void);
 int test_group_profile_events(void);
 int test_group_workload(void);

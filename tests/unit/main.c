@@ -21,6 +21,7 @@ main(void)
 	failed += test_group_sysval();
 	failed += test_group_capture();
 	failed += test_group_flows();
+	failed += test_group_populate();
 	failed += test_group_profile();
 	failed += test_group_profile_events();
 	failed += test_group_workload();
