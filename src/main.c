@@ -75,8 +75,8 @@ static const struct opt {
 	{ "max-depth", OPT_MAX_DEPTH, "N", "nested archive levels opened (3)" },
 	{ "max-line", OPT_MAX_LINE, "SIZE", "longest text line read (1M)" },
 	{ "one-thread", OPT_ONE_THREAD, NULL, "no second thread: read and "
-	    "decompress the bundle, and add a large profile's samples, on the "
-	    "analysing thread" },
+	    "decompress the bundle, add a large profile's samples and read a "
+	    "directory's kallsyms on the analysing thread" },
 	{ "width", OPT_WIDTH, "N", "term: lay out for N columns (default: the "
 	    "terminal's, else $COLUMNS, else 80)" },
 	{ "fail-on-regression", OPT_FAIL_ON_REGRESSION, NULL, "diff: exit 1 "

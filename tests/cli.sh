@@ -416,3 +416,66 @@ grep_out kallsyms-module-first \
 grep_out kallsyms-module-again '| tcp_v4_rcv | \\\[mlx5_core\\\] |' out
 grep_out kallsyms-module-other '| dev_gro_receive | \\\[gro_mod\\\] |' out
 grep_out kallsyms-module-none '| tcp_gro_receive | \\\[kernel.kallsyms\\\] |' out
+
+# A whole /proc/kallsyms (1 MiB or more) of a directory bundle is read on
+# a thread of its own: the report, --dump-model and the notes are those
+# of --one-thread and of the same bundle as a .tgz (read in turn), also
+# where the copy shows its notes need the reading in turn: every address
+# 0 (kallsyms.zero), a line over the 1 MiB line cap
+# (input.line-too-long), no address but 0 in its first 1024 lines.
+big_kallsyms() {
+	mkdir -p "$tmp/$1"
+	cp -r samples/bundles/gx10-before/. "$tmp/$1"
+	awk -v mode="$1" 'BEGIN {
+		if (mode == "ksyms-late")
+			for (i = 0; i < 1100; i++)
+				printf "0000000000000000 A percpu_%d\n", i
+	}
+	{ print }
+	END {
+		for (i = 0; i < 50000; i++)
+			printf "%016x %s filler_fn_%d%s\n",
+			    0xffff800090000000 + i * 64, i % 7 ? "t" : "T", i,
+			    i % 1000 < 3 ? "\t[filler_mod_" int(i / 1000) "]" : ""
+		if (mode == "ksyms-long") {
+			printf "ffff8000a0000000 T "
+			for (i = 0; i < 1200000; i += 100)
+				printf "%s", "long_long_long_long_long_long_long_long_long_long_long_long_long_long_long_long_long_long_long_"
+			printf "\n"
+		}
+	}' samples/bundles/gx10-before/kallsyms.txt >"$tmp/$1/kallsyms.txt"
+	if [ "$1" = ksyms-zero ]; then
+		sed 's/^[0-9a-f]*/0000000000000000/' "$tmp/$1/kallsyms.txt" \
+		    >"$tmp/$1/k" && mv "$tmp/$1/k" "$tmp/$1/kallsyms.txt"
+	fi
+	tar -C "$tmp/$1" -czf "$tmp/$1.tgz" .
+}
+for kind in ksyms-big ksyms-zero ksyms-long ksyms-late; do
+	big_kallsyms "$kind"
+	for f in "-f json" "--dump-model"; do
+		# shellcheck disable=SC2086
+		"$bin" $f "$tmp/$kind" | grep -v '"bundle":\|^bundle' >"$tmp/a"
+		# shellcheck disable=SC2086
+		"$bin" --one-thread $f "$tmp/$kind" |
+		    grep -v '"bundle":\|^bundle' >"$tmp/b"
+		# shellcheck disable=SC2086
+		"$bin" $f "$tmp/$kind.tgz" | grep -v '"bundle":\|^bundle' \
+		    >"$tmp/c"
+		if [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b" &&
+		    cmp -s "$tmp/a" "$tmp/c"; then
+			echo "ok cli $kind $f"
+		else
+			echo "not ok cli $kind $f: not the same each way"
+			diff "$tmp/a" "$tmp/b" | head -n 6 | sed 's/^/#   /'
+			diff "$tmp/a" "$tmp/c" | head -n 6 | sed 's/^/#   /'
+		fi
+	done
+done
+expect 0 ksyms-big-named -f md "$tmp/ksyms-big"
+grep_out ksyms-big-names '| mlx5e_skb_from_cqe_mpwrq_nonlinear |' out
+"$bin" --dump-model "$tmp/ksyms-big" >"$tmp/out" 2>&1
+grep_out ksyms-big-count 'kallsyms: 500[0-9][0-9] text symbols' out
+"$bin" -f json "$tmp/ksyms-zero" >"$tmp/out" 2>&1
+grep_out ksyms-zero-note '"kallsyms.zero"' out
+"$bin" -f json "$tmp/ksyms-long" >"$tmp/out" 2>&1
+grep_out ksyms-long-note '"input.line-too-long"' out

@@ -3,7 +3,8 @@
 # bundle in every compressed form, a bundle large enough that the ring of
 # blocks wraps many times, bundles cut at several points, reads a cap
 # stops early, stdin, a reader of the report that goes away, and diff;
-# and the thread that adds a large profile's samples, whole and cut.
+# the thread that adds a large profile's samples, whole and cut, the
+# one that reads a whole kallsyms, and the one that faults fresh pages in.
 # Each run must end without a race report, and the threaded report must
 # equal the --one-thread one.  One "ok"/"not ok" line per check.
 #   sh tests/tsan.sh build/san-thread/pathdoctor
@@ -104,6 +105,18 @@ if python3 samples/gen-perf.py "$tmp/prof" 4 >/dev/null 2>&1; then
 else
 	echo "not ok tsan profile: samples/gen-perf.py failed"
 fi
+# a whole kallsyms (over 1 MiB) of a directory bundle, read on a thread
+# of its own while the walk goes on to the profile; also with the total
+# cap spent inside it
+kdir=$tmp/kallsyms
+mkdir -p "$kdir"
+cp -R samples/bundles/gx10-before/. "$kdir/"
+awk '{ print } END { for (i = 0; i < 50000; i++)
+	printf "%016x t filler_fn_%d\n", 0xffff800090000000 + i * 64, i }' \
+    samples/bundles/gx10-before/kallsyms.txt >"$kdir/kallsyms.txt"
+same "kallsyms on its own thread" "$kdir"
+same "kallsyms on its own thread, --max-total 1M" "$kdir" --max-total 1M
+rm -rf "$kdir"
 clean "diff of two threaded bundles" \
     "'$bin' diff -f json samples/gx10-before.tgz samples/gx10-after.tgz"
 clean "diff, BEFORE on stdin" \

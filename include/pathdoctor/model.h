@@ -18,6 +18,7 @@
 #include <string.h>
 
 struct pd_arena;
+struct pd_job;
 
 enum pd_tri { PD_UNKNOWN = 0, PD_NO, PD_YES };
 
@@ -857,6 +858,7 @@ struct pd_host {
 	const char **kmods;		/* the module names ksyms name */
 	unsigned n_kmods, cap_kmods;
 	const char *ksyms_member;
+	struct pd_job *jobs;		/* readers' work under way (job.h) */
 	struct pd_elf *elfs;
 	const char *collector;		/* manifest: "pathdoctor-collect 0.1.0" */
 	struct pd_collect_gap *gaps;

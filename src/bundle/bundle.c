@@ -23,6 +23,7 @@
 #include "bundle/walk.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/format.h"
+#include "pathdoctor/job.h"
 #include "pathdoctor/input.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
@@ -750,6 +751,7 @@ lone_name_of(struct walk *w, const char *path)
 static int
 finish(struct walk *w, const char *path, char *err, size_t errlen)
 {
+	pd_model_join(w->model);
 	if (w->netns_members)
 		pd_diag_note(&w->cov->bundle, PD_WARN, "bundle.other-netns", 0,
 		    "%u members are outputs of other network namespaces "
@@ -922,6 +924,7 @@ pd_member_parse_as(struct pd_model *m, const struct pd_format *f,
 	pd_input_init(&in, pd_memsrc(&ms, data, len), NULL, 0, 1u << 20, diag);
 	f->parse(&mem, &in, pd_model_host_for_path(m, path), diag);
 	pd_input_release(&in);
+	pd_model_join(m);
 	return f->name;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "model/index.h"
 #include "pathdoctor/arena.h"
+#include "pathdoctor/job.h"
 #include "pathdoctor/model.h"
 #include "pathdoctor/text.h"
 
@@ -24,6 +25,8 @@ pd_model_free(struct pd_model *m)
 {
 	if (!m)
 		return;
+	/* a reader's thread still at work writes into the arena */
+	pd_model_join(m);
 	pd_arena_free(m->arena);
 }
 
