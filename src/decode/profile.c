@@ -313,36 +313,22 @@ pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
 	    chain, n_chain), pid, cpu, mode, period, ip, chain, n_chain);
 }
 
-void
-pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
-    int cpu, enum pd_cpumode mode, uint64_t period, uint64_t ip,
-    const uint64_t *chain, unsigned n_chain)
+unsigned
+pd_prof_frames(struct pd_prof_raw *r, uint32_t pid, enum pd_cpumode mode,
+    uint64_t ip, const uint64_t *chain, unsigned n_chain, uint32_t *ids)
 {
-	if (chain && pd_prof_memo_hit(r, hash, pid, cpu, (uint8_t)mode,
-	    period, ip, chain, n_chain))
-		return;
 	uint32_t leaf = prof_addr(r, pid, (uint8_t)mode, ip);
-
-	r->samples++;
-	r->period += (double)period;
-	if (leaf == UINT32_MAX) {
-		r->dropped++;
-		return;
-	}
-	uint32_t self = add_self(r, cpu, leaf, (double)period);
-
-	if (!chain)
-		return;
-	uint32_t ids[PD_PROF_CHAIN];
 	unsigned n = 0;
 	uint8_t m = (uint8_t)mode;
 
+	if (leaf == UINT32_MAX)
+		return 0;
 	/* the sample's own address first: with a precise event (:P) the
 	 * chain starts where the interrupt landed, not at the sample's
 	 * address, and perf report's Children count the sample's symbol
 	 * too */
 	ids[n++] = leaf;
-	for (unsigned i = 0; i < n_chain && n < PD_PROF_CHAIN; i++) {
+	for (unsigned i = 0; chain && i < n_chain && n < PD_PROF_CHAIN; i++) {
 		if (chain[i] >= CTX_MAX) {
 			m = context_mode(chain[i], m);
 			continue;
@@ -352,8 +338,52 @@ pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
 		if (id != UINT32_MAX && id != ids[n - 1])
 			ids[n++] = id;
 	}
-	pd_prof_memo_put(r, hash, self, add_stack(r, cpu, ids, n,
-	    (double)period), pid, cpu, (uint8_t)mode, ip, chain, n_chain);
+	return n;
+}
+
+/* The sample by its frames into the self and stack tables; *self and
+ * *stack where it went (UINT32_MAX: not added). */
+static void
+add_frames(struct pd_prof_raw *r, int cpu, uint64_t period,
+    const uint32_t *ids, unsigned n, bool has_chain, uint32_t *self,
+    uint32_t *stack)
+{
+	*self = *stack = UINT32_MAX;
+	r->samples++;
+	r->period += (double)period;
+	if (!n) {
+		r->dropped++;
+		return;
+	}
+	*self = add_self(r, cpu, ids[0], (double)period);
+	if (has_chain)
+		*stack = add_stack(r, cpu, ids, n, (double)period);
+}
+
+void
+pd_prof_add_frames(struct pd_prof_raw *r, int cpu, uint64_t period,
+    const uint32_t *ids, unsigned n, bool has_chain)
+{
+	uint32_t self, stack;
+
+	add_frames(r, cpu, period, ids, n, has_chain, &self, &stack);
+}
+
+void
+pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
+    int cpu, enum pd_cpumode mode, uint64_t period, uint64_t ip,
+    const uint64_t *chain, unsigned n_chain)
+{
+	uint32_t ids[PD_PROF_CHAIN], self, stack;
+
+	if (chain && pd_prof_memo_hit(r, hash, pid, cpu, (uint8_t)mode,
+	    period, ip, chain, n_chain))
+		return;
+	add_frames(r, cpu, period, ids, pd_prof_frames(r, pid, mode, ip,
+	    chain, n_chain, ids), chain != NULL, &self, &stack);
+	if (chain)
+		pd_prof_memo_put(r, hash, self, stack, pid, cpu,
+		    (uint8_t)mode, ip, chain, n_chain);
 }
 
 void

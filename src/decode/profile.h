@@ -65,6 +65,21 @@ void pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash,
 void pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash,
     uint32_t pid, int cpu, enum pd_cpumode mode, uint64_t period,
     uint64_t ip, const uint64_t *chain, unsigned n_chain);
+/* The long way of pd_prof_sample_hashed, without its memo, in two
+ * halves, for a reader whose second thread adds the samples
+ * (formats/perf_data_queue.c): pd_prof_frames interns the sample's
+ * addresses, the leaf first, into ids (at most PD_PROF_CHAIN) and
+ * returns how many (0: no room for the leaf); pd_prof_add_frames adds
+ * the sample by them to the self counts and, with a chain, the stacks.
+ * The first touches only the table of addresses and the second only the
+ * rest, so one thread may run each.  Fed the same samples in the same
+ * order, the tables end the same as by pd_prof_sample_hashed, also
+ * where some samples go one way and some the other. */
+unsigned pd_prof_frames(struct pd_prof_raw *r, uint32_t pid,
+    enum pd_cpumode mode, uint64_t ip, const uint64_t *chain,
+    unsigned n_chain, uint32_t *ids);
+void pd_prof_add_frames(struct pd_prof_raw *r, int cpu, uint64_t period,
+    const uint32_t *ids, unsigned n, bool has_chain);
 /* A sample already named (perf script text): leaf and callers as
  * DSO and symbol strings, kernel or not. */
 struct pd_prof_frame {

@@ -2,7 +2,11 @@
  * profile is read, never what it holds: fed the same samples, tables
  * filled with the real hashes, with one hash for every sample (each a
  * collision) and with a new hash for each (the memo never found) are
- * equal field for field, also once the ring of copies has gone round. */
+ * equal field for field, also once the ring of copies has gone round.
+ * So are tables filled by the two halves of the long way
+ * (pd_prof_frames, pd_prof_add_frames), alone or taking turns with the
+ * memo's way as the perf.data reader's two threads do, also where the
+ * bounds on addresses and stacks drop samples. */
 #include <string.h>
 #include "helpers.h"
 #include "decode/prof_raw.h"
@@ -11,7 +15,7 @@
 #define CTX_KERNEL ((uint64_t)-128)
 #define CTX_USER ((uint64_t)-512)
 
-enum way { REAL_HASH, ONE_HASH, NEW_HASH };
+enum way { REAL_HASH, ONE_HASH, NEW_HASH, FRAMES, TURNS };
 
 /* splitmix64: neighbouring seeds give unrelated numbers */
 static uint64_t
@@ -49,6 +53,28 @@ make(uint64_t k, unsigned len, uint32_t *pid, int *cpu, uint64_t *ip,
 	return n;
 }
 
+/* Sample i the way w: TURNS takes runs of 300 samples by the memo's
+ * way and by the halves in turn, as the reader's batches do. */
+static void
+add_sample(struct pd_prof_raw *r, enum way w, uint64_t i, uint32_t pid,
+    int cpu, uint64_t period, uint64_t ip, const uint64_t *chain,
+    unsigned n)
+{
+	if (w == FRAMES || (w == TURNS && i / 300 % 2)) {
+		uint32_t ids[PD_PROF_CHAIN];
+
+		pd_prof_add_frames(r, cpu, period, ids, pd_prof_frames(r, pid,
+		    PD_MODE_KERNEL, ip, chain, n, ids), chain != NULL);
+		return;
+	}
+	uint64_t h = w == ONE_HASH ? 42 : w == NEW_HASH ? i + 1 :
+	    pd_prof_sample_hash(pid, cpu, PD_MODE_KERNEL, ip, chain, n);
+
+	pd_prof_prefetch(r, h, n, 0);
+	pd_prof_sample_hashed(r, h, pid, cpu, PD_MODE_KERNEL, period, ip,
+	    chain, n);
+}
+
 static void
 feed(struct pd_prof_raw *r, enum way w, uint64_t i, uint64_t k,
     unsigned len)
@@ -57,18 +83,15 @@ feed(struct pd_prof_raw *r, enum way w, uint64_t i, uint64_t k,
 	uint32_t pid;
 	int cpu;
 	unsigned n = make(k, len, &pid, &cpu, &ip, chain);
-	uint64_t h = w == REAL_HASH ? pd_prof_sample_hash(pid, cpu,
-	    PD_MODE_KERNEL, ip, chain, n) : w == ONE_HASH ? 42 : i + 1;
-
-	pd_prof_prefetch(r, h, n, 0);
-	pd_prof_sample_hashed(r, h, pid, cpu, PD_MODE_KERNEL, 1000 + k % 7,
-	    ip, chain, n);
+	add_sample(r, w, i, pid, cpu, 1000 + k % 7, ip, chain, n);
 }
 
 static void
 assert_same(const struct pd_prof_raw *a, const struct pd_prof_raw *b)
 {
 	assert_int_equal(a->samples, b->samples);
+	assert_int_equal(a->dropped, b->dropped);
+	assert_int_equal(a->stacks_dropped, b->stacks_dropped);
 	assert_true(a->period == b->period);
 	assert_int_equal(a->n_addrs, b->n_addrs);
 	assert_int_equal(a->n_self, b->n_self);
@@ -88,6 +111,11 @@ assert_same(const struct pd_prof_raw *a, const struct pd_prof_raw *b)
 		assert_true(a->stacks[i].period == b->stacks[i].period);
 	}
 	assert_memory_equal(a->slots, b->slots, a->n_slots * sizeof(*a->slots));
+	for (unsigned i = 0; i < a->n_addrs; i++) {
+		assert_int_equal(a->addrs[i].ip, b->addrs[i].ip);
+		assert_int_equal(a->addrs[i].pid, b->addrs[i].pid);
+		assert_int_equal(a->addrs[i].mode, b->addrs[i].mode);
+	}
 }
 
 /* kinds kinds of sample, each len long, rounds times over, through
@@ -98,7 +126,7 @@ static void
 compare(unsigned kinds, unsigned rounds, unsigned len, enum way last,
     bool below, double share)
 {
-	struct pd_prof_raw *r[3] = { NULL, NULL, NULL };
+	struct pd_prof_raw *r[TURNS + 1] = { NULL };
 
 	for (int w = REAL_HASH; w <= (int)last; w++) {
 		uint64_t i = 0;
@@ -123,7 +151,58 @@ test_memo_many_repeats(void **state)
 {
 	(void)state;
 	/* each kind copied once, every later sample of it found */
-	compare(300, 20, 12, NEW_HASH, true, 1.0 / 20);
+	compare(300, 20, 12, TURNS, true, 1.0 / 20);
+}
+
+/* Past the bounds: first stacks of two callers from 512 leaves and 512
+ * callers, more than PD_PROF_STACKS of them; then samples of new
+ * addresses only, a leaf and three callers each, until the table of
+ * addresses (PD_PROF_ADDRS) is full; then the first ones of both again.
+ * The bounds drop the same samples whichever way they came. */
+static void
+sample_past_bounds(struct pd_prof_raw *r, enum way w, uint64_t i,
+    unsigned k)
+{
+	const unsigned stacks = 210000, fresh = PD_PROF_ADDRS / 4 + 3000;
+	uint64_t chain[5] = { CTX_KERNEL, 0, 0, 0, 0 };
+	unsigned n = 5;
+
+	if (k >= stacks + fresh)	/* again */
+		k = (k - stacks - fresh) * 97 % (stacks + fresh);
+	if (k < stacks) {
+		chain[1] = 0xffffffff81000000u + 16 * (k % 512);
+		chain[2] = 0xffffffff82000000u + 16 * (k / 512 % 512);
+		chain[3] = 0xffffffff83000000u;
+		n = 4;
+	} else {
+		for (unsigned c = 1; c < 5; c++)
+			chain[c] = 0xffffffff90000000u + 256 *
+			    (uint64_t)(k - stacks) + 64 * (c - 1);
+	}
+	add_sample(r, w, i, 7, (int)(k % 3), 1000 + k % 5, chain[1], chain,
+	    n);
+}
+
+static void
+test_frames_past_bounds(void **state)
+{
+	struct pd_prof_raw *r[TURNS + 1] = { NULL };
+	const enum way ways[] = { REAL_HASH, FRAMES, TURNS };
+
+	(void)state;
+	for (unsigned w = 0; w < 3; w++) {
+		r[ways[w]] = pd_prof_raw_new();
+		for (unsigned k = 0; k < 210000 + PD_PROF_ADDRS / 4 + 5000; k++)
+			sample_past_bounds(r[ways[w]], ways[w], k, k);
+	}
+	/* the bounds were met: samples and stacks left out */
+	assert_int_equal(r[REAL_HASH]->n_addrs, PD_PROF_ADDRS);
+	assert_true(r[REAL_HASH]->dropped > 0);
+	assert_true(r[REAL_HASH]->stacks_dropped > 0);
+	assert_same(r[REAL_HASH], r[FRAMES]);
+	assert_same(r[REAL_HASH], r[TURNS]);
+	for (unsigned w = 0; w < 3; w++)
+		pd_prof_raw_free(r[ways[w]]);
 }
 
 static void
@@ -143,6 +222,7 @@ test_group_prof_memo(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memo_many_repeats),
 		cmocka_unit_test(test_memo_ring_gone_round),
+		cmocka_unit_test(test_frames_past_bounds),
 	};
 
 	return cmocka_run_group_tests_name("prof-memo", tests, NULL, NULL);
