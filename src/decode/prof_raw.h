@@ -77,10 +77,16 @@ struct prof_pool {
 };
 
 struct pd_prof_raw {
+	/* the table of addresses, written by the decoding thread while
+	 * another adds to the rest (pd_prof_frames): between pads of a
+	 * cache line, so that neither thread's stores take the other's
+	 * line */
+	char pad_before[64];
 	struct prof_addr *addrs;
 	unsigned n_addrs, cap_addrs;
 	uint32_t *addr_index;
 	unsigned addr_index_size;
+	char pad_after[64];
 	struct prof_self *self;
 	unsigned n_self, self_size;
 	struct prof_stack *stacks;	/* [n_stacks], in the order seen */
