@@ -159,11 +159,16 @@ test_memo_many_repeats(void **state)
  * addresses only, a leaf and three callers each, until the table of
  * addresses (PD_PROF_ADDRS) is full; then the first ones of both again.
  * The bounds drop the same samples whichever way they came. */
+#define PAST_STACKS 210000u
+#define PAST_FRESH (PD_PROF_ADDRS / 4 + 3000u)
+#define PAST_AGAIN 2000u
+_Static_assert(PAST_STACKS > PD_PROF_STACKS, "more stacks than are kept");
+
 static void
 sample_past_bounds(struct pd_prof_raw *r, enum way w, uint64_t i,
     unsigned k)
 {
-	const unsigned stacks = 210000, fresh = PD_PROF_ADDRS / 4 + 3000;
+	const unsigned stacks = PAST_STACKS, fresh = PAST_FRESH;
 	uint64_t chain[5] = { CTX_KERNEL, 0, 0, 0, 0 };
 	unsigned n = 5;
 
@@ -192,7 +197,8 @@ test_frames_past_bounds(void **state)
 	(void)state;
 	for (unsigned w = 0; w < 3; w++) {
 		r[ways[w]] = pd_prof_raw_new();
-		for (unsigned k = 0; k < 210000 + PD_PROF_ADDRS / 4 + 5000; k++)
+		for (unsigned k = 0; k < PAST_STACKS + PAST_FRESH +
+		    PAST_AGAIN; k++)
 			sample_past_bounds(r[ways[w]], ways[w], k, k);
 	}
 	/* the bounds were met: samples and stacks left out */
