@@ -10,6 +10,7 @@
 #include "decode/prof_raw.h"
 #include "decode/profile.h"
 #include "finalize/finalize.h"
+#include "finalize/pid_maps.h"
 #include "pathdoctor/arena.h"
 #include "pathdoctor/profile.h"
 
@@ -33,22 +34,6 @@ is_idle(const char *name)
 	return false;
 }
 
-#define FORK_DEPTH 8
-
-/* The mappings sorted by process, then in record order, and the forks
- * by child, so that naming an address does not scan every mapping. */
-struct map_ref {
-	uint32_t pid, idx;
-};
-
-/* A process's run of mappings in the order and its parent by a fork
- * record, looked up on its first address: a profile of a whole machine
- * has tens of thousands of addresses in a few hundred processes. */
-struct pid_span {
-	uint32_t pid, lo, end, ppid;
-	bool used, forked;
-};
-
 /* A user symbol's interned index by the symbol and the mapping's file
  * name (the DSO it is counted under): a real profile has many
  * addresses in each function, and interning hashes and compares both
@@ -67,13 +52,10 @@ struct sym_cache {
 struct maps {
 	const struct pd_prof_raw *r;
 	struct sym_cache user;
-	struct map_ref *order;
-	struct prof_fork *forks;	/* sorted by pid */
+	struct pd_pid_maps procs;	/* which mapping an address is in */
 	struct map_elf *elf;		/* per mapping, found once */
 	uint32_t *ksym_id;		/* per kallsyms symbol: interned as,
 					 * + 1 (0: not yet) */
-	struct pid_span *spans;		/* [span_size], open addressing */
-	unsigned span_size, n_spans;
 };
 
 /* The ELF files that name a mapping's addresses (elf_for), looked up
@@ -84,37 +66,12 @@ struct map_elf {
 	bool found;
 };
 
-static int
-cmp_map(const void *x, const void *y)
-{
-	const struct map_ref *a = x, *b = y;
-
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	return a->idx < b->idx ? -1 : a->idx > b->idx;
-}
-
-static int
-cmp_fork(const void *x, const void *y)
-{
-	const struct prof_fork *a = x, *b = y;
-
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
-}
-
 static void
 maps_index(struct maps *mx, const struct pd_prof_raw *r,
     const struct pd_host *h)
 {
 	mx->r = r;
-	mx->order = pd_xmalloc((r->n_maps + 1) * sizeof(*mx->order));
-	for (unsigned i = 0; i < r->n_maps; i++)
-		mx->order[i] = (struct map_ref){ r->maps[i].pid, i };
-	qsort(mx->order, r->n_maps, sizeof(*mx->order), cmp_map);
-	mx->forks = pd_xmalloc((r->n_forks + 1) * sizeof(*mx->forks));
-	if (r->n_forks)
-		memcpy(mx->forks, r->forks, r->n_forks * sizeof(*mx->forks));
-	qsort(mx->forks, r->n_forks, sizeof(*mx->forks), cmp_fork);
+	pd_pid_maps_init(&mx->procs, r);
 	mx->elf = pd_xmalloc((r->n_maps + 1) * sizeof(*mx->elf));
 	memset(mx->elf, 0, (r->n_maps + 1) * sizeof(*mx->elf));
 	/* a kernel symbol's name is hashed once, not once per address */
@@ -122,83 +79,6 @@ maps_index(struct maps *mx, const struct pd_prof_raw *r,
 	 * not faulted in for the symbols no address falls in */
 	mx->ksym_id = pd_xcalloc(h->n_ksyms + 1, sizeof(*mx->ksym_id));
 	mx->user = (struct sym_cache){ 0 };
-	/* room for every process with a mapping or a fork at half load;
-	 * processes with neither are found, uncached, once it is full */
-	mx->span_size = 64;
-	while (mx->span_size < 2 * ((size_t)r->n_maps + r->n_forks))
-		mx->span_size *= 2;
-	mx->spans = pd_xmalloc(mx->span_size * sizeof(*mx->spans));
-	memset(mx->spans, 0, mx->span_size * sizeof(*mx->spans));
-	mx->n_spans = 0;
-}
-
-static void
-find_span(const struct maps *mx, uint32_t pid, struct pid_span *sp)
-{
-	const struct pd_prof_raw *r = mx->r;
-	size_t lo = 0, hi = r->n_maps;
-
-	while (lo < hi) {	/* first mapping of a pid >= pid */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (mx->order[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	size_t end = lo;
-
-	while (end < r->n_maps && mx->order[end].pid == pid)
-		end++;
-	struct prof_fork key = { pid, 0 };
-	const struct prof_fork *f = bsearch(&key, mx->forks, r->n_forks,
-	    sizeof(*mx->forks), cmp_fork);
-
-	*sp = (struct pid_span){ pid, (uint32_t)lo, (uint32_t)end,
-	    f ? f->ppid : 0, true, f != NULL };
-}
-
-static const struct pid_span *
-span_of(struct maps *mx, uint32_t pid, struct pid_span *spare)
-{
-	unsigned h = (unsigned)pd_prof_mix(0, pid) & (mx->span_size - 1);
-
-	while (mx->spans[h].used && mx->spans[h].pid != pid)
-		h = (h + 1) & (mx->span_size - 1);
-	if (mx->spans[h].used)
-		return &mx->spans[h];
-	if ((mx->n_spans + 1) * 2 > mx->span_size) {
-		find_span(mx, pid, spare);
-		return spare;
-	}
-	find_span(mx, pid, &mx->spans[h]);
-	mx->n_spans++;
-	return &mx->spans[h];
-}
-
-static const struct prof_map *
-map_of(struct maps *mx, uint32_t pid, uint64_t ip)
-{
-	const struct pd_prof_raw *r = mx->r;
-
-	/* the latest mapping wins, as a later mmap replaces an earlier; a
-	 * forked process that did not map the address runs in its
-	 * parent's mappings (a fork without exec) */
-	for (unsigned depth = 0; depth < FORK_DEPTH; depth++) {
-		struct pid_span spare;
-		const struct pid_span *sp = span_of(mx, pid, &spare);
-
-		for (size_t k = sp->end; k-- > sp->lo;) {
-			const struct prof_map *m = &r->maps[mx->order[k].idx];
-
-			if (ip >= m->start && ip - m->start < m->len)
-				return m;
-		}
-		if (!sp->forked || sp->ppid == pid)
-			break;
-		pid = sp->ppid;
-	}
-	return NULL;
 }
 
 static const char *
@@ -484,7 +364,7 @@ name_addr(struct symtab *t, struct pd_arena *a, const struct pd_host *h,
 		addr_name(buf, ad->ip);
 		return intern(t, a, buf, KERNEL_DSO, true);
 	}
-	const struct prof_map *m = map_of(mx, ad->pid, ad->ip);
+	const struct prof_map *m = pd_pid_map_of(&mx->procs, ad->pid, ad->ip);
 	uint64_t rip = m ? ad->ip - m->start + m->pgoff : ad->ip;
 	const struct pd_elf *layout = NULL, *e = NULL;
 
@@ -745,12 +625,10 @@ symbolise_one(struct pd_profile *p, struct pd_host *h,
 	maps_index(&mx, r, h);
 	for (unsigned i = 0; i < r->n_addrs; i++)
 		sym_of[i] = name_addr(&t, a, h, &mx, &r->addrs[i], p, &kv);
-	free(mx.order);
-	free(mx.forks);
+	pd_pid_maps_free(&mx.procs);
 	free(mx.elf);
 	free(mx.ksym_id);
 	free(mx.user.v);
-	free(mx.spans);
 	p->n_syms = t.n;
 	p->sym_group_self = pd_arena_alloc(a, (t.n + 1) * PD_PROF_GROUPS *
 	    sizeof(double));

@@ -256,3 +256,13 @@ has_note(const struct pd_member_result *r, const char *id)
 			return true;
 	return false;
 }
+
+uint64_t
+test_random(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebu;
+	return z ^ z >> 31;
+}

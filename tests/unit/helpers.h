@@ -13,6 +13,10 @@
 #include "pathdoctor/finding.h"
 #include "pathdoctor/model.h"
 
+/* The next of a stream of numbers seeded by *s (splitmix64:
+ * neighbouring seeds give unrelated streams), the same on every run. */
+uint64_t test_random(uint64_t *s);
+
 /* The shared corpus (PD_CORPUS, default ../shared/corpus), or NULL. */
 const char *corpus_dir(void);
 /* True in CI (CI=true), where a missing corpus is a failure. */
@@ -110,6 +114,7 @@ int test_group_filter(void);
 int test_group_hash(void);
 int test_group_dynlib(void);
 int test_group_prof_memo(void);
+int test_group_map_ranges(void);
 int test_group_fleet(void);
 int test_group_window(void);
 int test_group_archive_src(void);

@@ -41,6 +41,7 @@ main(void)
 	failed += test_group_hash();
 	failed += test_group_dynlib();
 	failed += test_group_prof_memo();
+	failed += test_group_map_ranges();
 	failed += test_group_fleet();
 	failed += test_group_window();
 	failed += test_group_archive_src();

@@ -17,17 +17,6 @@
 
 enum way { REAL_HASH, ONE_HASH, NEW_HASH, FRAMES, TURNS };
 
-/* splitmix64: neighbouring seeds give unrelated numbers */
-static uint64_t
-next(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-
-	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9u;
-	z = (z ^ z >> 27) * 0x94d049bb133111ebu;
-	return z ^ z >> 31;
-}
-
 /* sample k (of kinds kinds) of chain length len: the same k always
  * gives the same sample */
 static unsigned
@@ -37,18 +26,18 @@ make(uint64_t k, unsigned len, uint32_t *pid, int *cpu, uint64_t *ip,
 	uint64_t s = k;
 	unsigned n = 0;
 
-	*pid = 1 + (uint32_t)(next(&s) % 2);
-	*cpu = (int)(next(&s) % 2);
+	*pid = 1 + (uint32_t)(test_random(&s) % 2);
+	*cpu = (int)(test_random(&s) % 2);
 	/* few leaves, so that one hash for all finds many an entry of the
 	 * same pid, cpu and leaf but another chain */
-	*ip = 0xffffffff81000000u + 4 * (next(&s) % 4);
+	*ip = 0xffffffff81000000u + 4 * (test_random(&s) % 4);
 	chain[n++] = CTX_KERNEL;
 	chain[n++] = *ip;
 	while (n < len) {
 		if (n == len / 2)
 			chain[n++] = CTX_USER;
 		else
-			chain[n++] = 0x400000 + 16 * (next(&s) % 32);
+			chain[n++] = 0x400000 + 16 * (test_random(&s) % 32);
 	}
 	return n;
 }
