@@ -12,12 +12,13 @@ CC       ?= cc
 CLANG    ?= clang
 OPT      ?= -O2 -g
 PKGS     := libarchive libpcap libdw zlib jansson libzstd liblzma sqlite3 libpq \
-            libcrypto
+            libcrypto libxxhash
 DEB_PKGS := build-essential pkg-config libarchive-dev libpcap-dev libzstd-dev \
             liblz4-dev libbz2-dev libacl1-dev nettle-dev libxml2-dev \
             liblzma-dev libisal-dev isal libarchive-tools libssl-dev \
             zstd lz4 bzip2 xz-utils \
             libdw-dev libelf-dev zlib1g-dev libjansson-dev libcmocka-dev \
+            libxxhash-dev \
             clang tcpdump tshark python3-jsonschema iperf3 nftables ethtool \
             iproute2 pciutils busybox procps shellcheck chromium \
             libsqlite3-dev libpq-dev postgresql sqlite3 openssh-server \
@@ -33,6 +34,8 @@ WARN     := -Wall
 endif
 # loaded when first used (src/base/dynlib.h): headers only at build time
 DLOPEN_PKGS := sqlite3 libpq libcrypto libpcap
+# compiled in from their headers (XXH_INLINE_ALL), never linked
+INLINE_PKGS := libxxhash
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 # libarchive linked from its static archive where that and the -dev
 # packages of what it needs are there (ARCHIVE=shared: the shared one):
@@ -48,7 +51,7 @@ ARCHIVE_STATIC := $(shell printf 'int main(void){return 0;}\n' | $(CC) -x c \
     -o /dev/null - -Wl,--no-as-needed $(ARCHIVE_STATIC_LIBS) \
     >/dev/null 2>&1 && echo yes)
 endif
-LINKED_PKGS  = $(filter-out $(DLOPEN_PKGS) $(if $(ARCHIVE_STATIC),libarchive), \
+LINKED_PKGS  = $(filter-out $(DLOPEN_PKGS) $(INLINE_PKGS) $(if $(ARCHIVE_STATIC),libarchive), \
                $(PKGS))
 PKG_LIBS   = $(if $(ARCHIVE_STATIC),$(ARCHIVE_STATIC_LIBS)) \
              $(shell pkg-config --libs $(LINKED_PKGS) 2>/dev/null) -ldl

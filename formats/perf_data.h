@@ -72,13 +72,16 @@ _Static_assert((QUEUE & (QUEUE - 1)) == 0, "QUEUE is a power of two");
 
 struct queued {
 	struct pd_prof_raw *raw;
-	uint64_t hash, period, ip;
+	struct pd_prof_key key;
+	uint64_t period, ip;
 	uint32_t pid;
 	int cpu;
 	enum pd_cpumode mode;
 	unsigned n;
 	bool has_chain;
-	uint64_t *chain;	/* n addresses, in the queue's or a batch's */
+	/* n addresses, in the queue's or a batch's, after
+	 * PD_PROF_KEY_HEAD words for the key's hash */
+	uint64_t *chain;
 };
 struct perf_lanes;
 
@@ -103,7 +106,8 @@ struct reader {
 	unsigned id_pos;		/* u64 index of ID in a sample; 0: none */
 	bool identifier;		/* every sample starts with its id */
 	struct queued queue[QUEUE];
-	uint64_t chains[QUEUE][PD_PROF_CHAIN];	/* the queue's chains */
+	/* the queue's chains, each after its key's head */
+	uint64_t chains[QUEUE][PD_PROF_KEY_HEAD + PD_PROF_CHAIN];
 	unsigned q_head, q_len;
 	uint64_t queued;		/* samples decoded so far */
 	struct perf_lanes *lanes;	/* the adding thread; NULL: none */

@@ -13,7 +13,7 @@
  * bytes as with one thread.  A batch goes over in one of two forms:
  *
  * - raw: the samples as decoded; the adding thread takes each the whole
- *   way (pd_prof_sample_hashed: its memo of samples seen before, the
+ *   way (pd_prof_sample_keyed: its memo of samples seen before, the
  *   interning of the addresses, the adding);
  * - framed: this thread has interned each sample's addresses
  *   (pd_prof_frames) and the other adds it by them (pd_prof_add_frames).
@@ -56,7 +56,8 @@
 /* a call chain keeps up to PD_PROF_CHAIN addresses; a batch that cannot
  * take the next sample's whole chain is handed over early */
 #define BATCH_WORDS (BATCH_SAMPLES * 32u)
-_Static_assert(BATCH_WORDS >= PD_PROF_CHAIN, "a batch holds a chain");
+_Static_assert(BATCH_WORDS >= PD_PROF_KEY_HEAD + PD_PROF_CHAIN,
+    "a batch holds a chain");
 /* Batches a period: 4096 samples, a millisecond or two, long enough
  * for its time to tell the two forms apart and for a turn to framed
  * batches (which waits for the raw ones before it) to be small beside
@@ -124,7 +125,7 @@ now(void)
 static void
 add(const struct queued *q)
 {
-	pd_prof_sample_hashed(q->raw, q->hash, q->pid, q->cpu, q->mode,
+	pd_prof_sample_keyed(q->raw, q->key, q->pid, q->cpu, q->mode,
 	    q->period, q->ip, q->has_chain ? q->chain : NULL, q->n);
 }
 
@@ -192,26 +193,27 @@ claim_ahead(struct batch *b, size_t at, size_t bytes, const void *slot)
 		claim_line(slot);
 }
 
-/* Each stage a third of the queue after the one before, as one thread
- * does them, so both add with the same distance prefetched ahead. */
-#define STAGE_AHEAD(stage) ((unsigned)(QUEUE - 1 - (stage) * (QUEUE / 3)))
+/* Each stage the queue's share of a stage after the one before, as one
+ * thread does them, so both add with the same distance prefetched
+ * ahead. */
+#define STAGE_BACK(stage) ((unsigned)(stage) * (QUEUE / PD_PROF_STAGES))
+#define STAGE_AHEAD(stage) ((unsigned)(QUEUE - 1 - STAGE_BACK(stage)))
 
 static void
 prefetch_in(const struct batch *b, unsigned i, int stage)
 {
 	if (i < b->n)
-		pd_prof_prefetch(b->s.raw[i].raw, b->s.raw[i].hash,
-		    b->s.raw[i].n, stage);
+		pd_prof_prefetch(b->s.raw[i].raw, b->s.raw[i].key, stage);
 }
 
 static void
 add_raw(const struct batch *b)
 {
-	for (int stage = 0; stage <= 2; stage++)
+	for (int stage = 0; stage < PD_PROF_STAGES; stage++)
 		for (unsigned i = 0; i < STAGE_AHEAD(stage); i++)
 			prefetch_in(b, i, stage);
 	for (unsigned i = 0; i < b->n; i++) {
-		for (int stage = 0; stage <= 2; stage++)
+		for (int stage = 0; stage < PD_PROF_STAGES; stage++)
 			prefetch_in(b, i + STAGE_AHEAD(stage), stage);
 		add(&b->s.raw[i]);
 	}
@@ -393,7 +395,7 @@ batch_for(struct perf_lanes *l, unsigned words)
 	struct batch *b = filling(l);
 	bool full = b->n == BATCH_SAMPLES || (b->framed ?
 	    b->used + words + 1 > BATCH_WORDS * 2 :
-	    b->used + words > BATCH_WORDS);
+	    b->used + PD_PROF_KEY_HEAD + words > BATCH_WORDS);
 
 	return full ? hand_over(l) : b;
 }
@@ -410,13 +412,14 @@ pd_perf_slot(struct reader *r, unsigned words)
 		if (b->framed) {
 			/* decoded here, its frames interned into the batch
 			 * when committed */
-			r->queue[0].chain = r->chains[0];
+			r->queue[0].chain = r->chains[0] + PD_PROF_KEY_HEAD;
 			return &r->queue[0];
 		}
 		/* raw: its chain decoded straight into the batch */
-		b->s.raw[b->n].chain = b->w.words + b->used;
-		claim_ahead(b, b->used * sizeof(uint64_t), words *
-		    sizeof(uint64_t), b->n + CLAIM_SLOTS < BATCH_SAMPLES ?
+		b->s.raw[b->n].chain = b->w.words + b->used +
+		    PD_PROF_KEY_HEAD;
+		claim_ahead(b, b->used * sizeof(uint64_t), (words +
+		    PD_PROF_KEY_HEAD) * sizeof(uint64_t), b->n + CLAIM_SLOTS < BATCH_SAMPLES ?
 		    &b->s.raw[b->n + CLAIM_SLOTS] : NULL);
 		return &b->s.raw[b->n];
 	}
@@ -424,7 +427,7 @@ pd_perf_slot(struct reader *r, unsigned words)
 		add_oldest(r);
 	unsigned at = (r->q_head + r->q_len) & (QUEUE - 1);
 
-	r->queue[at].chain = r->chains[at];
+	r->queue[at].chain = r->chains[at] + PD_PROF_KEY_HEAD;
 	return &r->queue[at];
 }
 
@@ -463,25 +466,25 @@ pd_perf_commit(struct reader *r, struct queued *q)
 		frame(r->lanes, q);
 		return;
 	}
-	q->hash = pd_prof_sample_hash(q->pid, q->cpu, q->mode, q->ip,
+	q->key = pd_prof_sample_key(q->pid, q->cpu, q->mode, q->ip,
 	    q->has_chain ? q->chain : NULL, q->n);
 	if (r->lanes) {
 		struct batch *b = filling(r->lanes);
 
-		b->used += q->has_chain ? q->n : 0;
+		b->used += q->has_chain ? PD_PROF_KEY_HEAD + q->n : 0;
 		b->n++;
 		return;
 	}
-	pd_prof_prefetch(q->raw, q->hash, q->n, 0);
+	pd_prof_prefetch(q->raw, q->key, 0);
 	r->q_len++;
-	for (int stage = 1; stage <= 2; stage++) {
-		unsigned back = (unsigned)stage * (QUEUE / 3);
+	for (int stage = 1; stage < PD_PROF_STAGES; stage++) {
+		unsigned back = STAGE_BACK(stage);
 
 		if (r->q_len > back) {
 			const struct queued *e = &r->queue[(r->q_head +
 			    r->q_len - 1 - back) & (QUEUE - 1)];
 
-			pd_prof_prefetch(e->raw, e->hash, e->n, stage);
+			pd_prof_prefetch(e->raw, e->key, stage);
 		}
 	}
 }

@@ -1,101 +1,95 @@
 /* The memo of raw samples (prof_raw.h): a sample whose pid, cpu, mode,
  * ip and chain were seen before adds its period where that one's did,
  * without resolving each frame again.  Two entries a hash, each holding
- * the self slot and the stack its sample added to and where a copy of
- * the sample's words lies in a bounded ring, compared word for word
- * before use: a hash collision, or a copy the ring has written over,
- * costs only the long way.  Used only when the tables would neither
- * grow nor drop on this sample, so the sums are the same additions in
- * the same order as the long way's. */
-#include <stddef.h>
-#include <string.h>
+ * the sample's key, its cpu, and the self slot and the stack its sample
+ * added to.  Used only when the tables would neither grow nor drop on
+ * this sample, so the sums are the same additions in the same order as
+ * the long way's.
+ *
+ * The key is trusted without the sample's words beside it: XXH3's
+ * 128-bit hash, whose output on distinct inputs is as good as random
+ * (SMHasher's tests), so a lookup, which compares two entries, finds
+ * another sample's with odds of 2^-127, and 2^40 lookups (a million
+ * profiles of a million samples) one with odds below 2^-87.  Where the
+ * entries held copies of the samples' words to compare, in a ring of
+ * 8 MB, that ring was most of the fresh memory a profile touched, and
+ * the copy and the compare a tenth of its samples (the scaled profile
+ * of tests/bench-profile.sh, 217 k samples).  XXH3 is no defence
+ * against a file written to collide; such a file can make one sample
+ * add where another of its own would have, which it could have written
+ * as that sample in the first place: the indexes held are always in
+ * the tables. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 #include "base/bigmem.h"
 #include "decode/prof_raw.h"
 #include "decode/profile.h"
 
-static uint64_t
-raw_hash(uint32_t pid, int cpu, uint8_t mode, uint64_t ip,
-    const uint64_t *chain, unsigned n_chain)
+struct pd_prof_key
+pd_prof_sample_key(uint32_t pid, int cpu, enum pd_cpumode mode,
+    uint64_t ip, uint64_t *chain, unsigned n_chain)
 {
-	uint64_t h = pd_prof_mix(pd_prof_mix(pd_prof_mix(0x6d656d6f, pid),
-	    (uint64_t)(uint32_t)cpu), (uint64_t)mode << 32 | n_chain);
-	/* two lanes, so that each multiply need not wait for the one
-	 * before: the chain is most of a sample's cost here */
-	uint64_t a = pd_prof_mix(h, ip), b = 0x9e3779b97f4a7c15u;
-	unsigned i = 0;
+	if (!chain)
+		return (struct pd_prof_key){ 0, 0 };
+	uint64_t *head = chain - PD_PROF_KEY_HEAD;
 
-	for (; i + 1 < n_chain; i += 2) {
-		a = pd_prof_mix(a, chain[i]);
-		b = pd_prof_mix(b, chain[i + 1]);
-	}
-	if (i < n_chain)
-		a = pd_prof_mix(a, chain[i]);
-	return pd_prof_mix(a, b);
+	head[0] = (uint64_t)pid << 32 | (uint64_t)mode << 16 | n_chain;
+	head[1] = ip;
+	XXH128_hash_t h = XXH3_128bits_withSeed(head,
+	    (n_chain + PD_PROF_KEY_HEAD) * sizeof(*head),
+	    (uint64_t)(uint32_t)cpu);
+
+	return (struct pd_prof_key){ h.low64, h.high64 };
 }
 
-uint64_t
-pd_prof_sample_hash(uint32_t pid, int cpu, enum pd_cpumode mode,
-    uint64_t ip, const uint64_t *chain, unsigned n_chain)
+static bool
+key_zero(struct pd_prof_key k)
 {
-	return chain ? raw_hash(pid, cpu, (uint8_t)mode, ip, chain, n_chain) :
-	    0;
+	return !(k.lo | k.hi);
 }
 
-/* The copy's first word: what else, beside ip and chain, makes the
- * sample what it is (cpu is in the entry). */
-static uint64_t
-head_word(uint32_t pid, uint8_t mode, unsigned n_chain)
+static bool
+key_same(const struct prof_memo *e, struct pd_prof_key k)
 {
-	return (uint64_t)pid << 32 | (uint64_t)mode << 16 | n_chain;
+	return e->lo == k.lo && e->hi == k.hi;
 }
 
 static struct prof_memo *
-memo_pair(const struct pd_prof_raw *r, uint64_t hash)
+memo_pair(const struct pd_prof_raw *r, struct pd_prof_key key)
 {
-	return &r->memo[hash & (PROF_MEMO - 2)];
+	return &r->memo[key.lo & (PROF_MEMO - 2)];
 }
 
-/* The entry of hash in its pair, or NULL. */
+/* The entry of key in its pair, or NULL. */
 static const struct prof_memo *
-memo_find(const struct pd_prof_raw *r, uint64_t hash)
+memo_find(const struct pd_prof_raw *r, struct pd_prof_key key)
 {
-	const struct prof_memo *e = memo_pair(r, hash);
+	const struct prof_memo *e = memo_pair(r, key);
 
-	if (e->pos && e->hash == hash)
+	if (key_same(e, key))
 		return e;
 	e++;
-	return e->pos && e->hash == hash ? e : NULL;
-}
-
-/* Where the copy of e lies; NULL once the ring has written over it. */
-static const uint64_t *
-memo_copy(const struct pd_prof_raw *r, const struct prof_memo *e)
-{
-	if (r->ring_pos > e->pos + PROF_RING_WORDS)
-		return NULL;
-	return r->ring + e->pos % PROF_RING_WORDS;
+	return key_same(e, key) ? e : NULL;
 }
 
 bool
-pd_prof_memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
-    int cpu, uint8_t mode, uint64_t period, uint64_t ip,
-    const uint64_t *chain, unsigned n_chain)
+pd_prof_memo_hit(struct pd_prof_raw *r, struct pd_prof_key key, int cpu,
+    uint64_t period)
 {
-	if (!r->memo || (r->n_self + 1) * 4 >= r->self_size * 3 ||
+	if (!r->memo || key_zero(key) ||
+	    (r->n_self + 1) * 4 >= r->self_size * 3 ||
 	    (r->n_stacks + 1) * 4 >= r->stack_index_size * 3)
 		return false;
-	const struct prof_memo *e = memo_find(r, hash);
-	const uint64_t *w;
+	const struct prof_memo *e = memo_find(r, key);
 
-	if (!e || e->cpu != cpu || !(w = memo_copy(r, e)) ||
-	    w[0] != head_word(pid, mode, n_chain) || w[1] != ip ||
-	    memcmp(w + 2, chain, n_chain * sizeof(*chain)) != 0)
+	if (!e || e->cpu != cpu)
 		return false;
 	struct prof_self *se = &r->self[e->self];
 	struct prof_stack *st = &r->stacks[e->stack];	/* < n_stacks */
 
 	if (!se->used)
 		return false;
+	r->memo_hits++;
 	r->samples++;
 	r->period += (double)period;
 	se->period += (double)period;
@@ -104,39 +98,22 @@ pd_prof_memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
 	return true;
 }
 
-/* The newest first in its pair; an entry of the same hash (whose
- * sample was another) is replaced.  The copy goes at the ring's next
- * position, or at the start of its next lap when it would not fit
- * before the end. */
+/* The newest first in its pair; an entry of the same key (whose sample
+ * was of another cpu) is replaced. */
 void
-pd_prof_memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
-    uint32_t stack, uint32_t pid, int cpu, uint8_t mode, uint64_t ip,
-    const uint64_t *chain, unsigned n_chain)
+pd_prof_memo_put(struct pd_prof_raw *r, struct pd_prof_key key, int cpu,
+    uint32_t self, uint32_t stack)
 {
-	size_t words = (size_t)n_chain + 2;
-
-	if (self == UINT32_MAX || stack == UINT32_MAX ||
-	    words > PROF_RING_WORDS)
+	if (self == UINT32_MAX || stack == UINT32_MAX || key_zero(key))
 		return;
-	if (!r->memo) {
+	if (!r->memo)
 		r->memo = pd_big_alloc(PROF_MEMO * sizeof(*r->memo));
-		r->ring = pd_big_alloc(PROF_RING_WORDS * sizeof(*r->ring));
-		r->ring_pos = PROF_RING_WORDS;	/* pos 0: an unused entry */
-	}
-	if (r->ring_pos % PROF_RING_WORDS + words > PROF_RING_WORDS)
-		r->ring_pos += PROF_RING_WORDS - r->ring_pos % PROF_RING_WORDS;
-	uint64_t *w = r->ring + r->ring_pos % PROF_RING_WORDS;
+	struct prof_memo *e = memo_pair(r, key);
 
-	w[0] = head_word(pid, mode, n_chain);
-	w[1] = ip;
-	memcpy(w + 2, chain, n_chain * sizeof(*chain));
-	struct prof_memo *e = memo_pair(r, hash);
-
-	if (e[0].hash != hash || !e[0].pos)
+	if (!key_same(&e[0], key))
 		e[1] = e[0];
-	e[0] = (struct prof_memo){ .hash = hash, .pos = r->ring_pos,
+	e[0] = (struct prof_memo){ .lo = key.lo, .hi = key.hi,
 	    .self = self, .stack = stack, .cpu = cpu };
-	r->ring_pos += words;
 }
 
 void
@@ -147,7 +124,7 @@ pd_prof_memo_moved(struct pd_prof_raw *r, uint32_t *moved, unsigned n)
 	for (unsigned i = 0; i < PROF_MEMO; i++) {
 		struct prof_memo *e = &r->memo[i];
 
-		if (e->pos)
+		if (!key_zero((struct pd_prof_key){ e->lo, e->hi }))
 			e->self = moved[e->self];
 	}
 	pd_big_free(moved, n * sizeof(*moved));
@@ -157,37 +134,23 @@ void
 pd_prof_memo_free(struct pd_prof_raw *r)
 {
 	pd_big_free(r->memo, r->memo ? PROF_MEMO * sizeof(*r->memo) : 0);
-	pd_big_free(r->ring, r->ring ? PROF_RING_WORDS * sizeof(*r->ring) :
-	    0);
 }
 
 void
-pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash, unsigned n,
+pd_prof_prefetch(const struct pd_prof_raw *r, struct pd_prof_key key,
     int stage)
 {
-	if (!r->memo)
+	if (!r->memo || key_zero(key))
 		return;
 	if (stage == 0) {
-		__builtin_prefetch(memo_pair(r, hash));
+		__builtin_prefetch(memo_pair(r, key));
 		return;
 	}
-	const struct prof_memo *e = memo_find(r, hash);
-	const uint64_t *w;
+	/* stage 1: what a hit adds to */
+	const struct prof_memo *e = memo_find(r, key);
 
-	if (!e || e->self >= r->self_size || e->stack >= r->n_stacks ||
-	    !(w = memo_copy(r, e)))
+	if (!e || e->self >= r->self_size || e->stack >= r->n_stacks)
 		return;
-	if (stage == 1) {
-		/* the copy's lines, as long as this sample's would be, up
-		 * to the ring's end */
-		size_t left = PROF_RING_WORDS - (size_t)(w - r->ring);
-		size_t words = (size_t)n + 2 < left ? (size_t)n + 2 : left;
-
-		for (size_t k = 0; k < words; k += 8)
-			__builtin_prefetch(w + k);
-		return;
-	}
-	/* stage 2: what a hit adds to */
 	__builtin_prefetch(&r->self[e->self]);
 	__builtin_prefetch(&r->stacks[e->stack]);
 }

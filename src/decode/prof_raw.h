@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "decode/profile.h"
 
 struct prof_addr {
 	uint64_t ip;
@@ -48,19 +49,16 @@ struct prof_fork {
 	uint32_t pid, ppid;
 };
 
-/* A raw sample seen before (src/decode/prof_memo.c): its hash, the
- * self slot and the stack it added to, its cpu, and where its copy lies
- * in the ring (pos 0: unused); two to a cache line. */
+/* A raw sample seen before (src/decode/prof_memo.c): its key (zero:
+ * unused), its cpu, and the self slot and the stack it added to; two
+ * to a cache line. */
 struct prof_memo {
-	uint64_t hash, pos;
+	uint64_t lo, hi;
 	uint32_t self, stack;
 	int32_t cpu, pad;
 };
 
-#define PROF_MEMO (1u << 16)	/* entries, in pairs */
-/* words of the ring of sample copies: 8 MB, touched as filled; an
- * entry whose copy was written over is missed, not wrong */
-#define PROF_RING_WORDS ((size_t)1 << 20)
+#define PROF_MEMO (1u << 16)	/* entries, in pairs: 2 MB */
 
 static inline uint64_t
 pd_prof_mix(uint64_t h, uint64_t v)
@@ -96,8 +94,7 @@ struct pd_prof_raw {
 	uint32_t *slots;
 	unsigned n_slots, cap_slots;
 	struct prof_memo *memo;		/* [PROF_MEMO], once a chain came */
-	uint64_t *ring;			/* [PROF_RING_WORDS], with memo */
-	uint64_t ring_pos;		/* words written, from PROF_RING_WORDS */
+	uint64_t memo_hits;		/* samples the memo added */
 	struct prof_map *maps;
 	unsigned n_maps, cap_maps;
 	struct prof_fork *forks;
@@ -116,12 +113,10 @@ struct pd_prof_raw {
 
 struct pd_prof_raw;
 /* prof_memo.c: the memo's use by src/decode/profile.c */
-bool pd_prof_memo_hit(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
-    int cpu, uint8_t mode, uint64_t period, uint64_t ip,
-    const uint64_t *chain, unsigned n_chain);
-void pd_prof_memo_put(struct pd_prof_raw *r, uint64_t hash, uint32_t self,
-    uint32_t stack, uint32_t pid, int cpu, uint8_t mode, uint64_t ip,
-    const uint64_t *chain, unsigned n_chain);
+bool pd_prof_memo_hit(struct pd_prof_raw *r, struct pd_prof_key key,
+    int cpu, uint64_t period);
+void pd_prof_memo_put(struct pd_prof_raw *r, struct pd_prof_key key,
+    int cpu, uint32_t self, uint32_t stack);
 /* The memo's slots of the self table follow its move: moved[i] is
  * where slot i of the n went; moved is freed.  (A stack's index does
  * not move.) */

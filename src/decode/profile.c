@@ -304,15 +304,6 @@ context_mode(uint64_t marker, uint8_t mode)
 	}
 }
 
-void
-pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
-    enum pd_cpumode mode, uint64_t period, uint64_t ip,
-    const uint64_t *chain, unsigned n_chain)
-{
-	pd_prof_sample_hashed(r, pd_prof_sample_hash(pid, cpu, mode, ip,
-	    chain, n_chain), pid, cpu, mode, period, ip, chain, n_chain);
-}
-
 unsigned
 pd_prof_frames(struct pd_prof_raw *r, uint32_t pid, enum pd_cpumode mode,
     uint64_t ip, const uint64_t *chain, unsigned n_chain, uint32_t *ids)
@@ -370,20 +361,18 @@ pd_prof_add_frames(struct pd_prof_raw *r, int cpu, uint64_t period,
 }
 
 void
-pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash, uint32_t pid,
-    int cpu, enum pd_cpumode mode, uint64_t period, uint64_t ip,
-    const uint64_t *chain, unsigned n_chain)
+pd_prof_sample_keyed(struct pd_prof_raw *r, struct pd_prof_key key,
+    uint32_t pid, int cpu, enum pd_cpumode mode, uint64_t period,
+    uint64_t ip, const uint64_t *chain, unsigned n_chain)
 {
 	uint32_t ids[PD_PROF_CHAIN], self, stack;
 
-	if (chain && pd_prof_memo_hit(r, hash, pid, cpu, (uint8_t)mode,
-	    period, ip, chain, n_chain))
+	if (chain && pd_prof_memo_hit(r, key, cpu, period))
 		return;
 	add_frames(r, cpu, period, ids, pd_prof_frames(r, pid, mode, ip,
 	    chain, n_chain, ids), chain != NULL, &self, &stack);
 	if (chain)
-		pd_prof_memo_put(r, hash, self, stack, pid, cpu,
-		    (uint8_t)mode, ip, chain, n_chain);
+		pd_prof_memo_put(r, key, cpu, self, stack);
 }
 
 void

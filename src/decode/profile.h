@@ -46,26 +46,31 @@ void pd_prof_map(struct pd_prof_raw *r, uint32_t pid, uint64_t start,
  * share its processes' mappings. */
 void pd_prof_raw_copy_maps(struct pd_prof_raw *dst,
     const struct pd_prof_raw *src);
-/* One sample: ip in mode; chain (may be NULL) as perf records it, with
- * PERF_CONTEXT_* markers; cpu -1 when unknown. */
-void pd_prof_sample(struct pd_prof_raw *r, uint32_t pid, int cpu,
-    enum pd_cpumode mode, uint64_t period, uint64_t ip,
-    const uint64_t *chain, unsigned n_chain);
-/* The same in two steps, for a reader that queues samples: the hash
- * of the raw sample, and the sample with it; pd_prof_prefetch asks
- * for what the sample will read (stage 0: its memo entry; 1, once that
- * has arrived: the copy of the sample it holds, as many words as this
- * sample's chain of n_chain would take; 2: the self and stack
- * entries a hit adds to), so that a queue of samples waits
- * for memory once, not once per sample. */
-uint64_t pd_prof_sample_hash(uint32_t pid, int cpu, enum pd_cpumode mode,
-    uint64_t ip, const uint64_t *chain, unsigned n_chain);
-void pd_prof_prefetch(const struct pd_prof_raw *r, uint64_t hash,
-    unsigned n_chain, int stage);
-void pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash,
+/* A raw sample's key, for the memo of samples seen before
+ * (src/decode/prof_memo.c): XXH3's 128-bit hash of its pid, mode, ip
+ * and call chain (with PERF_CONTEXT_* markers, as perf records it),
+ * seeded with its cpu (-1 when unknown).  The words hashed lie in one
+ * run: the chain is preceded by PD_PROF_KEY_HEAD words of the caller's,
+ * which pd_prof_sample_key writes.  No chain: the zero key, which the
+ * memo never holds.  pd_prof_prefetch asks for what the sample will
+ * read (stage 0: its memo entry; 1, once that has arrived: the self and
+ * stack entries a hit adds to), so that a queue of samples waits for
+ * memory once, not once per sample; pd_prof_sample_keyed adds the
+ * sample. */
+#define PD_PROF_KEY_HEAD 2
+#define PD_PROF_STAGES 2
+struct pd_prof_key {
+	uint64_t lo, hi;
+};
+
+struct pd_prof_key pd_prof_sample_key(uint32_t pid, int cpu,
+    enum pd_cpumode mode, uint64_t ip, uint64_t *chain, unsigned n_chain);
+void pd_prof_prefetch(const struct pd_prof_raw *r, struct pd_prof_key key,
+    int stage);
+void pd_prof_sample_keyed(struct pd_prof_raw *r, struct pd_prof_key key,
     uint32_t pid, int cpu, enum pd_cpumode mode, uint64_t period,
     uint64_t ip, const uint64_t *chain, unsigned n_chain);
-/* The long way of pd_prof_sample_hashed, without its memo, in two
+/* The long way of pd_prof_sample_keyed, without its memo, in two
  * halves, for a reader whose second thread adds the samples
  * (formats/perf_data_queue.c): pd_prof_frames interns the sample's
  * addresses, the leaf first, into ids (at most PD_PROF_CHAIN) and
@@ -73,7 +78,7 @@ void pd_prof_sample_hashed(struct pd_prof_raw *r, uint64_t hash,
  * the sample by them to the self counts and, with a chain, the stacks.
  * The first touches only the table of addresses and the second only the
  * rest, so one thread may run each.  Fed the same samples in the same
- * order, the tables end the same as by pd_prof_sample_hashed, also
+ * order, the tables end the same as by pd_prof_sample_keyed, also
  * where some samples go one way and some the other. */
 unsigned pd_prof_frames(struct pd_prof_raw *r, uint32_t pid,
     enum pd_cpumode mode, uint64_t ip, const uint64_t *chain,

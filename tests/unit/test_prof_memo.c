@@ -1,12 +1,14 @@
 /* The memo of raw samples (src/decode/prof_memo.c) changes how fast a
  * profile is read, never what it holds: fed the same samples, tables
- * filled with the real hashes, with one hash for every sample (each a
- * collision) and with a new hash for each (the memo never found) are
- * equal field for field, also once the ring of copies has gone round.
- * So are tables filled by the two halves of the long way
- * (pd_prof_frames, pd_prof_add_frames), alone or taking turns with the
- * memo's way as the perf.data reader's two threads do, also where the
- * bounds on addresses and stacks drop samples. */
+ * filled with the real keys, with keys that all share one pair of
+ * entries (told apart by their other half alone) and with a new key
+ * for each sample (the memo never found) are equal field for field,
+ * also once the memo holds more samples than it has entries.  So are
+ * tables filled by the two halves of the long way (pd_prof_frames,
+ * pd_prof_add_frames), alone or taking turns with the memo's way as
+ * the perf.data reader's two threads do, also where the bounds on
+ * addresses and stacks drop samples.  A key covers every field of its
+ * sample, and an entry is used only for a sample of its cpu. */
 #include <string.h>
 #include "helpers.h"
 #include "decode/prof_raw.h"
@@ -15,10 +17,10 @@
 #define CTX_KERNEL ((uint64_t)-128)
 #define CTX_USER ((uint64_t)-512)
 
-enum way { REAL_HASH, ONE_HASH, NEW_HASH, FRAMES, TURNS };
+enum way { REAL_KEY, ONE_PAIR, NEW_KEY, FRAMES, TURNS };
 
 /* sample k (of kinds kinds) of chain length len: the same k always
- * gives the same sample */
+ * gives the same sample; chain has PD_PROF_KEY_HEAD words before it */
 static unsigned
 make(uint64_t k, unsigned len, uint32_t *pid, int *cpu, uint64_t *ip,
     uint64_t *chain)
@@ -28,7 +30,7 @@ make(uint64_t k, unsigned len, uint32_t *pid, int *cpu, uint64_t *ip,
 
 	*pid = 1 + (uint32_t)(test_random(&s) % 2);
 	*cpu = (int)(test_random(&s) % 2);
-	/* few leaves, so that one hash for all finds many an entry of the
+	/* few leaves, so that one pair for all holds many an entry of the
 	 * same pid, cpu and leaf but another chain */
 	*ip = 0xffffffff81000000u + 4 * (test_random(&s) % 4);
 	chain[n++] = CTX_KERNEL;
@@ -46,8 +48,7 @@ make(uint64_t k, unsigned len, uint32_t *pid, int *cpu, uint64_t *ip,
  * way and by the halves in turn, as the reader's batches do. */
 static void
 add_sample(struct pd_prof_raw *r, enum way w, uint64_t i, uint32_t pid,
-    int cpu, uint64_t period, uint64_t ip, const uint64_t *chain,
-    unsigned n)
+    int cpu, uint64_t period, uint64_t ip, uint64_t *chain, unsigned n)
 {
 	if (w == FRAMES || (w == TURNS && i / 300 % 2)) {
 		uint32_t ids[PD_PROF_CHAIN];
@@ -56,11 +57,16 @@ add_sample(struct pd_prof_raw *r, enum way w, uint64_t i, uint32_t pid,
 		    PD_MODE_KERNEL, ip, chain, n, ids), chain != NULL);
 		return;
 	}
-	uint64_t h = w == ONE_HASH ? 42 : w == NEW_HASH ? i + 1 :
-	    pd_prof_sample_hash(pid, cpu, PD_MODE_KERNEL, ip, chain, n);
+	struct pd_prof_key key = pd_prof_sample_key(pid, cpu, PD_MODE_KERNEL,
+	    ip, chain, n);
 
-	pd_prof_prefetch(r, h, n, 0);
-	pd_prof_sample_hashed(r, h, pid, cpu, PD_MODE_KERNEL, period, ip,
+	if (w == ONE_PAIR)
+		key.lo = 42;
+	else if (w == NEW_KEY)
+		key = (struct pd_prof_key){ i + 1, 7 };
+	pd_prof_prefetch(r, key, 0);
+	pd_prof_prefetch(r, key, 1);
+	pd_prof_sample_keyed(r, key, pid, cpu, PD_MODE_KERNEL, period, ip,
 	    chain, n);
 }
 
@@ -68,9 +74,11 @@ static void
 feed(struct pd_prof_raw *r, enum way w, uint64_t i, uint64_t k,
     unsigned len)
 {
-	uint64_t chain[PD_PROF_CHAIN], ip;
+	uint64_t words[PD_PROF_KEY_HEAD + PD_PROF_CHAIN], *chain, ip;
 	uint32_t pid;
 	int cpu;
+
+	chain = words + PD_PROF_KEY_HEAD;
 	unsigned n = make(k, len, &pid, &cpu, &ip, chain);
 	add_sample(r, w, i, pid, cpu, 1000 + k % 7, ip, chain, n);
 }
@@ -108,16 +116,16 @@ assert_same(const struct pd_prof_raw *a, const struct pd_prof_raw *b)
 }
 
 /* kinds kinds of sample, each len long, rounds times over, through
- * each way up to last; the ring's copies made by the real hashes, as a
- * share of the samples, at most (or, when below is false, more than)
- * share_max. */
+ * each way up to last; the samples the memo added by the real keys, as
+ * a share of those it could have (all but each kind's first), at least
+ * (or, when above is false, less than) share. */
 static void
 compare(unsigned kinds, unsigned rounds, unsigned len, enum way last,
-    bool below, double share)
+    bool above, double share)
 {
 	struct pd_prof_raw *r[TURNS + 1] = { NULL };
 
-	for (int w = REAL_HASH; w <= (int)last; w++) {
+	for (int w = REAL_KEY; w <= (int)last; w++) {
 		uint64_t i = 0;
 
 		r[w] = pd_prof_raw_new();
@@ -125,13 +133,14 @@ compare(unsigned kinds, unsigned rounds, unsigned len, enum way last,
 			for (uint64_t k = 0; k < kinds; k++, i++)
 				feed(r[w], (enum way)w, i, k, len);
 	}
-	for (int w = ONE_HASH; w <= (int)last; w++)
-		assert_same(r[REAL_HASH], r[w]);
-	double copies = (double)(r[REAL_HASH]->ring_pos - PROF_RING_WORDS) /
-	    (len + 2) / ((double)kinds * rounds);
+	for (int w = ONE_PAIR; w <= (int)last; w++)
+		assert_same(r[REAL_KEY], r[w]);
+	assert_int_equal(r[NEW_KEY]->memo_hits, 0);
+	double found = (double)r[REAL_KEY]->memo_hits /
+	    ((double)kinds * (rounds - 1));
 
-	assert_true(below ? copies <= share : copies > share);
-	for (int w = REAL_HASH; w <= (int)last; w++)
+	assert_true(above ? found >= share : found < share);
+	for (int w = REAL_KEY; w <= (int)last; w++)
 		pd_prof_raw_free(r[w]);
 }
 
@@ -139,8 +148,82 @@ static void
 test_memo_many_repeats(void **state)
 {
 	(void)state;
-	/* each kind copied once, every later sample of it found */
-	compare(300, 20, 12, TURNS, true, 1.0 / 20);
+	/* each kind added the long way once, nearly every later sample of
+	 * it found (a few share a pair with two others) */
+	compare(300, 20, 12, TURNS, true, 0.99);
+}
+
+static void
+test_memo_more_than_held(void **state)
+{
+	(void)state;
+	/* 98 k kinds, more than the memo's 64 k entries: the second round
+	 * finds the first kinds' entries replaced by later ones, and only
+	 * some of it is found */
+	assert_true(98304 > PROF_MEMO);
+	compare(98304, 2, 6, NEW_KEY, false, 0.9);
+}
+
+/* Every field of a sample is in its key, the head words are the key's
+ * own, and no chain is the zero key. */
+static void
+test_key_covers_sample(void **state)
+{
+	uint64_t w[PD_PROF_KEY_HEAD + 4], *chain = w + PD_PROF_KEY_HEAD;
+	const uint64_t base[4] = { CTX_KERNEL, 0xffffffff81000010u,
+	    0xffffffff81000200u, 0xffffffff81000300u };
+	struct pd_prof_key k[8];
+
+	(void)state;
+	memcpy(chain, base, sizeof(base));
+	k[0] = pd_prof_sample_key(7, 1, PD_MODE_KERNEL, base[1], chain, 4);
+	assert_true(k[0].lo || k[0].hi);
+	k[1] = pd_prof_sample_key(8, 1, PD_MODE_KERNEL, base[1], chain, 4);
+	k[2] = pd_prof_sample_key(7, 2, PD_MODE_KERNEL, base[1], chain, 4);
+	k[3] = pd_prof_sample_key(7, -1, PD_MODE_KERNEL, base[1], chain, 4);
+	k[4] = pd_prof_sample_key(7, 1, PD_MODE_USER, base[1], chain, 4);
+	k[5] = pd_prof_sample_key(7, 1, PD_MODE_KERNEL, base[2], chain, 4);
+	k[6] = pd_prof_sample_key(7, 1, PD_MODE_KERNEL, base[1], chain, 3);
+	chain[3] ^= 1;
+	k[7] = pd_prof_sample_key(7, 1, PD_MODE_KERNEL, base[1], chain, 4);
+	for (unsigned i = 0; i < 8; i++)
+		for (unsigned j = i + 1; j < 8; j++)
+			assert_false(k[i].lo == k[j].lo && k[i].hi == k[j].hi);
+	chain[3] ^= 1;
+	w[0] = w[1] = 0;
+	struct pd_prof_key again = pd_prof_sample_key(7, 1, PD_MODE_KERNEL,
+	    base[1], chain, 4);
+
+	assert_true(again.lo == k[0].lo && again.hi == k[0].hi);
+	struct pd_prof_key none = pd_prof_sample_key(7, 1, PD_MODE_KERNEL,
+	    base[1], NULL, 0);
+
+	assert_true(none.lo == 0 && none.hi == 0);
+}
+
+/* An entry is the sample's only on its cpu: the same key on another
+ * cpu is not found, and replaces it. */
+static void
+test_memo_checks_cpu(void **state)
+{
+	uint64_t w[PD_PROF_KEY_HEAD + 2], *chain = w + PD_PROF_KEY_HEAD;
+	const struct pd_prof_key key = { 0x1234, 0x5678 };
+	struct pd_prof_raw *r = pd_prof_raw_new();
+
+	(void)state;
+	chain[0] = CTX_KERNEL;
+	chain[1] = 0xffffffff81000010u;
+	pd_prof_sample_keyed(r, key, 7, 0, PD_MODE_KERNEL, 100, chain[1],
+	    chain, 2);
+	pd_prof_sample_keyed(r, key, 7, 0, PD_MODE_KERNEL, 100, chain[1],
+	    chain, 2);
+	assert_int_equal(r->memo_hits, 1);
+	pd_prof_sample_keyed(r, key, 7, 1, PD_MODE_KERNEL, 100, chain[1],
+	    chain, 2);
+	assert_int_equal(r->memo_hits, 1);
+	assert_int_equal(r->n_stacks, 2);
+	assert_int_equal(r->samples, 3);
+	pd_prof_raw_free(r);
 }
 
 /* Past the bounds: first stacks of two callers from 512 leaves and 512
@@ -158,8 +241,11 @@ sample_past_bounds(struct pd_prof_raw *r, enum way w, uint64_t i,
     unsigned k)
 {
 	const unsigned stacks = PAST_STACKS, fresh = PAST_FRESH;
-	uint64_t chain[5] = { CTX_KERNEL, 0, 0, 0, 0 };
+	uint64_t words[PD_PROF_KEY_HEAD + 5] = { 0 };
+	uint64_t *chain = words + PD_PROF_KEY_HEAD;
 	unsigned n = 5;
+
+	chain[0] = CTX_KERNEL;
 
 	if (k >= stacks + fresh)	/* again */
 		k = (k - stacks - fresh) * 97 % (stacks + fresh);
@@ -181,7 +267,7 @@ static void
 test_frames_past_bounds(void **state)
 {
 	struct pd_prof_raw *r[TURNS + 1] = { NULL };
-	const enum way ways[] = { REAL_HASH, FRAMES, TURNS };
+	const enum way ways[] = { REAL_KEY, FRAMES, TURNS };
 
 	(void)state;
 	for (unsigned w = 0; w < 3; w++) {
@@ -191,24 +277,13 @@ test_frames_past_bounds(void **state)
 			sample_past_bounds(r[ways[w]], ways[w], k, k);
 	}
 	/* the bounds were met: samples and stacks left out */
-	assert_int_equal(r[REAL_HASH]->n_addrs, PD_PROF_ADDRS);
-	assert_true(r[REAL_HASH]->dropped > 0);
-	assert_true(r[REAL_HASH]->stacks_dropped > 0);
-	assert_same(r[REAL_HASH], r[FRAMES]);
-	assert_same(r[REAL_HASH], r[TURNS]);
+	assert_int_equal(r[REAL_KEY]->n_addrs, PD_PROF_ADDRS);
+	assert_true(r[REAL_KEY]->dropped > 0);
+	assert_true(r[REAL_KEY]->stacks_dropped > 0);
+	assert_same(r[REAL_KEY], r[FRAMES]);
+	assert_same(r[REAL_KEY], r[TURNS]);
 	for (unsigned w = 0; w < 3; w++)
 		pd_prof_raw_free(r[ways[w]]);
-}
-
-static void
-test_memo_ring_gone_round(void **state)
-{
-	(void)state;
-	/* 2700 kinds of 402 words: 1.09 M words, more than the ring, so
-	 * the second round finds the first kinds' copies written over and
-	 * copies them again */
-	assert_true((size_t)2700 * 402 > PROF_RING_WORDS);
-	compare(2700, 2, 400, ONE_HASH, false, 0.5);
 }
 
 int
@@ -216,7 +291,9 @@ test_group_prof_memo(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memo_many_repeats),
-		cmocka_unit_test(test_memo_ring_gone_round),
+		cmocka_unit_test(test_memo_more_than_held),
+		cmocka_unit_test(test_key_covers_sample),
+		cmocka_unit_test(test_memo_checks_cpu),
 		cmocka_unit_test(test_frames_past_bounds),
 	};
 
