@@ -86,7 +86,8 @@ struct pd_profile {
 	unsigned n_top[PD_PROF_GROUPS][2];
 	struct pd_prof_dso *dsos;	/* self summed per DSO, descending */
 	unsigned n_dsos;
-	double *sym_group_self;		/* [sym * PD_PROF_GROUPS + group] */
+	/* [sym * n_groups + group] (pd_prof_sym_group) */
+	double *sym_group_self;
 	double *sym_group_incl;		/* busy samples only */
 	struct pd_prof_group groups[PD_PROF_GROUPS];
 	unsigned n_groups;
@@ -96,5 +97,16 @@ struct pd_profile {
 	bool symbols_missing;		/* some addresses had no name */
 	bool kernel_unnamed;		/* kernel samples without kallsyms */
 };
+
+/* Symbol sym's self period in group g (< n_groups), or its busy
+ * inclusive one: the arrays are as wide as the groups seen, most often
+ * one. */
+static inline double
+pd_prof_sym_group(const struct pd_profile *p, bool inclusive, unsigned sym,
+    unsigned g)
+{
+	return (inclusive ? p->sym_group_incl : p->sym_group_self)
+	    [(size_t)sym * p->n_groups + g];
+}
 
 #endif

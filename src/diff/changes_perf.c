@@ -45,7 +45,7 @@ share_of(const struct pd_profile *p, unsigned g, const char *name)
 		return 0;
 	for (unsigned i = 0; i < p->n_syms; i++)
 		if (p->syms[i].name && strcmp(p->syms[i].name, name) == 0)
-			return p->sym_group_self[i * PD_PROF_GROUPS + g] / b;
+			return pd_prof_sym_group(p, false, i, g) / b;
 	return 0;
 }
 

@@ -12,8 +12,7 @@ weight(const struct pd_profile *p, unsigned i, int g, bool inclusive)
 {
 	if (g < 0)
 		return inclusive ? p->syms[i].inclusive : p->syms[i].self;
-	return (inclusive ? p->sym_group_incl : p->sym_group_self)
-	    [i * PD_PROF_GROUPS + (unsigned)g];
+	return pd_prof_sym_group(p, inclusive, i, (unsigned)g);
 }
 
 /* Up to n indexes into p->syms of the hottest non-idle symbols of core

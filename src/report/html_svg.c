@@ -386,8 +386,8 @@ busy_share(const struct pd_profile *p, unsigned g, unsigned sym)
 {
 	double busy = p->groups[g].total - p->groups[g].idle;
 
-	return busy > 0 ? 100 * p->sym_group_self[sym * PD_PROF_GROUPS + g] /
-	    busy : 0;
+	return busy > 0 ? 100 * pd_prof_sym_group(p, false, sym, g) / busy :
+	    0;
 }
 
 static void

@@ -387,8 +387,6 @@ group(const struct pd_profile *p, unsigned g)
 		const unsigned *top = p->top[g][incl];
 		unsigned n = p->n_top[g][incl];
 		json_t *arr = json_array();
-		const double *w = incl ? p->sym_group_incl :
-		    p->sym_group_self;
 
 		for (unsigned k = 0; k < n; k++) {
 			json_t *e = json_object();
@@ -398,7 +396,7 @@ group(const struct pd_profile *p, unsigned g)
 			json_object_set_new(e, "dso",
 			    pd_json_str(p->syms[top[k]].dso));
 			json_object_set_new(e, "busy_pct", json_real(pct(
-			    w[top[k] * PD_PROF_GROUPS + g],
+			    pd_prof_sym_group(p, incl, top[k], g),
 			    pg->total - pg->idle)));
 			json_array_append_new(arr, e);
 		}

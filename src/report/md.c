@@ -331,8 +331,6 @@ top_of_type(FILE *out, const struct pd_profile *p, unsigned g,
 	fprintf(out, "\n- %s, busy samples, by self share: ",
 	    M(p->groups[g].name));
 	for (int incl = 0; incl <= (p->has_callchain ? 1 : 0); incl++) {
-		const double *w = incl ? p->sym_group_incl : p->sym_group_self;
-
 		const unsigned *top = p->top[g][incl];
 		unsigned n = p->n_top[g][incl] < MD_TOP ? p->n_top[g][incl] :
 		    MD_TOP;
@@ -341,8 +339,8 @@ top_of_type(FILE *out, const struct pd_profile *p, unsigned g,
 			fprintf(out, "; by inclusive share: ");
 		for (unsigned i = 0; i < n; i++) {
 			cell(out, a, p->syms[top[i]].name);
-			fprintf(out, " %.1f %%%s", share(w[top[i] *
-			    PD_PROF_GROUPS + g], busy), i + 1 < n ? ", " : "");
+			fprintf(out, " %.1f %%%s", share(pd_prof_sym_group(p,
+			    incl, top[i], g), busy), i + 1 < n ? ", " : "");
 		}
 	}
 	fprintf(out, "\n");
@@ -393,8 +391,8 @@ profiles(FILE *out, const struct pd_host *h)
 				const struct pd_prof_group *pg = &p->groups[g];
 
 				fprintf(out, " %.2f %% |", s->idle ? 0 :
-				    share(p->sym_group_self[i * PD_PROF_GROUPS +
-				    g], pg->total - pg->idle));
+				    share(pd_prof_sym_group(p, false, i, g),
+				    pg->total - pg->idle));
 			}
 			fprintf(out, "\n");
 		}

@@ -71,7 +71,7 @@ measure(const struct pd_profile *p, struct shares *s)
 		if (!s->top)
 			s->top = &p->syms[i];
 		for (unsigned g = 0; g < p->n_groups; g++)
-			s->self[g] += p->sym_group_self[i * PD_PROF_GROUPS + g];
+			s->self[g] += pd_prof_sym_group(p, false, i, g);
 	}
 	if (p->has_callchain)
 		pd_profile_stack_share(p, is_invalidation, NULL, s->incl);

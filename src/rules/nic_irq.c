@@ -419,9 +419,8 @@ rx_share(const struct pd_host *h, const struct pd_profile *p, unsigned cpu)
 		for (const char *const *n = names; *n; n++) {
 			if (strcmp(p->syms[i].name, *n) != 0)
 				continue;
-			double v = (p->has_callchain && p->sym_group_incl ?
-			    p->sym_group_incl : p->sym_group_self)
-			    [i * PD_PROF_GROUPS + g];
+			double v = pd_prof_sym_group(p, p->has_callchain &&
+			    p->sym_group_incl, i, g);
 
 			if (v / busy > best)
 				best = v / busy;
