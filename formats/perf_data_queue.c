@@ -418,8 +418,9 @@ pd_perf_slot(struct reader *r, unsigned words)
 		/* raw: its chain decoded straight into the batch */
 		b->s.raw[b->n].chain = b->w.words + b->used +
 		    PD_PROF_KEY_HEAD;
-		claim_ahead(b, b->used * sizeof(uint64_t), (words +
-		    PD_PROF_KEY_HEAD) * sizeof(uint64_t), b->n + CLAIM_SLOTS < BATCH_SAMPLES ?
+		claim_ahead(b, b->used * sizeof(uint64_t),
+		    (words + PD_PROF_KEY_HEAD) * sizeof(uint64_t),
+		    b->n + CLAIM_SLOTS < BATCH_SAMPLES ?
 		    &b->s.raw[b->n + CLAIM_SLOTS] : NULL);
 		return &b->s.raw[b->n];
 	}

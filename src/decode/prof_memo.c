@@ -49,6 +49,12 @@ key_zero(struct pd_prof_key k)
 }
 
 static bool
+entry_used(const struct prof_memo *e)
+{
+	return e->lo | e->hi;
+}
+
+static bool
 key_same(const struct prof_memo *e, struct pd_prof_key k)
 {
 	return e->lo == k.lo && e->hi == k.hi;
@@ -124,7 +130,7 @@ pd_prof_memo_moved(struct pd_prof_raw *r, uint32_t *moved, unsigned n)
 	for (unsigned i = 0; i < PROF_MEMO; i++) {
 		struct prof_memo *e = &r->memo[i];
 
-		if (!key_zero((struct pd_prof_key){ e->lo, e->hi }))
+		if (entry_used(e))
 			e->self = moved[e->self];
 	}
 	pd_big_free(moved, n * sizeof(*moved));
